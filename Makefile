@@ -1,0 +1,126 @@
+# oomwatch: the one entry point.
+#
+#   make run      install what is missing, build everything, boot the guest
+#                 on the default scenario under oomwatch
+#   make test     host unit tests + guest tests; last line "N passed, N failed"
+#   make check    host unit tests only (seconds)
+#   make help     every target and variable
+#
+# The kernel tree and its builds live in $(OOMWATCH_CACHE), never here.
+
+OOMWATCH_CACHE ?= $(HOME)/.cache/oomwatch
+export OOMWATCH_CACHE
+LOCKDEP ?= 0
+SCENARIO ?= smoke
+MEM ?= 256
+CPUS ?= 2
+
+B := build
+CC ?= gcc
+CLANG ?= clang
+BPFTOOL ?= bpftool
+CFLAGS_USER := -O2 -g -Wall -Wextra -Werror -std=gnu11
+CFLAGS_GUEST := -O2 -Wall -Wextra -Werror -static
+
+KERNEL_FLAGS := $(if $(filter 1,$(LOCKDEP)),--lockdep)
+BZIMAGE := $(B)/kernel/bzImage
+VMLINUX := $(B)/kernel/vmlinux
+
+# Debian packages the build needs (make deps).
+DEB_PACKAGES := linux-source-6.1 gcc make clang llvm libbpf-dev bpftool \
+	libelf-dev zlib1g-dev dwarves bc bison flex libssl-dev cpio \
+	qemu-system-x86 busybox-static ccache xz-utils git kmod \
+	libclang-rt-14-dev python3-ply python3-git
+
+USERSPACE_SRCS := userspace/oomwatch.c userspace/trace.c userspace/checker.c \
+	userspace/stats.c
+WORKLOADS := $(B)/guest/ow-hog $(B)/guest/ow-bystander $(B)/guest/ow-updater \
+	$(B)/guest/guest-exit
+
+.PHONY: all deps kernel oomwatch image run test check checkpatch clean help
+
+all: oomwatch image
+
+help:
+	@sed -n '2,12p' Makefile | sed 's/^# \{0,1\}//'
+	@echo "targets: deps kernel oomwatch image run test check checkpatch clean"
+	@echo "variables: OOMWATCH_CACHE=$(OOMWATCH_CACHE) LOCKDEP=0|1"
+	@echo "           SCENARIO=$(SCENARIO) MEM=$(MEM) CPUS=$(CPUS)"
+
+# Idempotent and quiet when everything is there; as non-root it prints the
+# exact command instead.
+deps:
+	@missing=$$(for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+		grep -q '^install ok installed' || echo $$p; done); \
+	[ -z "$$missing" ] && exit 0; \
+	if [ "$$(id -u)" != 0 ]; then \
+		echo "deps: missing packages:" $$missing >&2; \
+		echo "deps: as root run: apt-get update && apt-get install -y" $$missing >&2; \
+		exit 1; \
+	fi; \
+	echo "deps: installing" $$missing; \
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -qq $$missing >/dev/null
+
+# Always asks kernel.sh, which does nothing when the cached build matches
+# the package version, the series and the config.
+kernel: deps
+	@scripts/kernel.sh $(KERNEL_FLAGS)
+	@mkdir -p $(B)/kernel
+	@d=$$(scripts/kernel.sh --print-dir $(KERNEL_FLAGS)); \
+	for f in arch/x86/boot/bzImage vmlinux; do \
+		ln -sfn $$d/$$f $(B)/kernel/$$(basename $$f); done
+
+$(BZIMAGE) $(VMLINUX): | kernel
+
+$(B)/vmlinux.h: $(VMLINUX)
+	@mkdir -p $(B)
+	$(BPFTOOL) btf dump file $(VMLINUX) format c > $@.tmp && mv $@.tmp $@
+
+$(B)/oomwatch.bpf.o: bpf/oomwatch.bpf.c bpf/oomwatch.h $(B)/vmlinux.h
+	$(CLANG) -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_x86 \
+		-I$(B) -Ibpf -c $< -o $@
+
+$(B)/oomwatch.skel.h: $(B)/oomwatch.bpf.o
+	$(BPFTOOL) gen skeleton $< > $@.tmp && mv $@.tmp $@
+
+# Static: the guest has no libc of its own.
+$(B)/guest/oomwatch: $(USERSPACE_SRCS) userspace/*.h bpf/oomwatch.h \
+		$(B)/oomwatch.skel.h
+	@mkdir -p $(B)/guest
+	$(CC) $(CFLAGS_USER) -static -I$(B) -Ibpf -Iuserspace \
+		$(USERSPACE_SRCS) -lbpf -lelf -lz -o $@
+
+oomwatch: kernel $(B)/guest/oomwatch
+
+$(B)/guest/guest-exit: guest-image/tools/guest-exit.c
+	@mkdir -p $(B)/guest
+	$(CC) $(CFLAGS_GUEST) $< -o $@
+
+$(B)/guest/ow-%: guest-image/workloads/%.c
+	@mkdir -p $(B)/guest
+	$(CC) $(CFLAGS_GUEST) $< -o $@
+
+$(B)/initramfs.cpio: $(B)/guest/oomwatch $(WORKLOADS) guest-image/init \
+		guest-image/scenarios/*.sh scripts/mkimage.sh
+	scripts/mkimage.sh $@ $(B)/guest/oomwatch $(WORKLOADS)
+
+image: oomwatch $(B)/initramfs.cpio
+
+run: image
+	scripts/qemu-run.sh --kernel $(BZIMAGE) --initrd $(B)/initramfs.cpio \
+		--scenario $(SCENARIO) --mem $(MEM) --cpus $(CPUS)
+
+check: deps
+	@$(MAKE) -s -C tests/unit check
+
+checkpatch: deps
+	@scripts/checkpatch-series.sh
+
+test: image
+	@tests/run.sh
+
+clean:
+	rm -rf $(B)
+	@$(MAKE) -s -C tests/unit clean 2>/dev/null || true

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * oomwatch: stream every OOM decision of the patched kernel, and the
+ * stock events around it, into one ring buffer.
+ *
+ * BTF-typed tracepoints (tp_btf) throughout: the arguments arrive as the
+ * kernel's own types, so no field offsets are hard-coded.  The victim is
+ * taken from oom:mark_victim, not from a kprobe on oom_kill_process(),
+ * which misses the task_will_free_mem() shortcut and every member of a
+ * memory.oom.group after the first.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "oomwatch.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+/* Set by user space before load: 0 means "every process". */
+const volatile __u32 targ_tgid = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 20);
+} events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, OW_NR_COUNTERS);
+	__type(key, __u32);
+	__type(value, __u64);
+} counters SEC(".maps");
+
+/* Which out_of_memory() a thread is inside: set at entry, used by the kill. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, __u32);
+} oom_context SEC(".maps");
+
+/* Victims whose exit we want to see (tgid -> 1). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, __u32);
+} victims SEC(".maps");
+
+__u64 next_seq = 0;
+
+static __always_inline void count(__u32 which)
+{
+	__u64 *val = bpf_map_lookup_elem(&counters, &which);
+
+	if (val)
+		*val += 1;
+}
+
+/* Reserve a record and fill its common header; NULL (counted) when full. */
+static __always_inline struct oomwatch_event *reserve(__u32 type)
+{
+	struct oomwatch_event *e;
+	__u64 id = bpf_get_current_pid_tgid();
+
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		/* The sequence number is still taken: the gap shows where. */
+		__sync_fetch_and_add(&next_seq, 1);
+		count(OW_CNT_DROPPED);
+		return NULL;
+	}
+	__builtin_memset(e, 0, sizeof(*e));
+	e->seq = __sync_fetch_and_add(&next_seq, 1);
+	e->ts_ns = bpf_ktime_get_ns();
+	e->type = type;
+	e->cpu = bpf_get_smp_processor_id();
+	e->pid = (__u32)id;
+	e->tgid = id >> 32;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	return e;
+}
+
+static __always_inline void submit(struct oomwatch_event *e)
+{
+	bpf_ringbuf_submit(e, 0);
+	count(OW_CNT_EMITTED);
+}
+
+static __always_inline __u64 memcg_id_of(struct task_struct *task)
+{
+	struct cgroup_subsys_state *css;
+
+	css = BPF_CORE_READ(task, cgroups, subsys[memory_cgrp_id]);
+	if (!css)
+		return 0;
+	return BPF_CORE_READ(css, cgroup, kn, id);
+}
+
+static __always_inline __u64 rss_kb(struct mm_struct *mm, int member)
+{
+	long pages = BPF_CORE_READ(mm, rss_stat.count[member].counter);
+
+	return pages < 0 ? 0 : (__u64)pages * 4;
+}
+
+SEC("kprobe/out_of_memory")
+int BPF_KPROBE(out_of_memory_entry, struct oom_control *oc)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u32 ctx_kind = OW_CONSTRAINT_GLOBAL;
+
+	if (BPF_CORE_READ(oc, memcg))
+		ctx_kind = OW_CONSTRAINT_MEMCG;
+	else if (BPF_CORE_READ(oc, order) == -1)
+		ctx_kind = OW_CONSTRAINT_SYSRQ;
+	bpf_map_update_elem(&oom_context, &tid, &ctx_kind, BPF_ANY);
+	return 0;
+}
+
+SEC("kretprobe/out_of_memory")
+int BPF_KRETPROBE(out_of_memory_exit)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+
+	bpf_map_delete_elem(&oom_context, &tid);
+	return 0;
+}
+
+SEC("tp_btf/mark_victim")
+int BPF_PROG(mark_victim, struct task_struct *task, uid_t uid)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct oomwatch_event *e;
+	struct mm_struct *mm;
+	__u32 *kind, tgid, one = 1;
+
+	tgid = BPF_CORE_READ(task, tgid);
+	if (targ_tgid && targ_tgid != tgid)
+		return 0;
+	e = reserve(OW_MARK_VICTIM);
+	if (!e)
+		return 0;
+	kind = bpf_map_lookup_elem(&oom_context, &tid);
+	e->victim.constraint = kind ? *kind : OW_CONSTRAINT_UNKNOWN;
+	e->victim.pid = BPF_CORE_READ(task, pid);
+	e->victim.uid = uid;
+	e->victim.oom_score_adj = BPF_CORE_READ(task, signal, oom_score_adj);
+	mm = BPF_CORE_READ(task, mm);
+	if (mm) {
+		e->victim.total_vm_kb = BPF_CORE_READ(mm, total_vm) * 4;
+		e->victim.anon_rss_kb = rss_kb(mm, MM_ANONPAGES);
+		e->victim.file_rss_kb = rss_kb(mm, MM_FILEPAGES);
+		e->victim.shmem_rss_kb = rss_kb(mm, MM_SHMEMPAGES);
+	}
+	e->victim.memcg_id = memcg_id_of(task);
+	BPF_CORE_READ_STR_INTO(&e->victim.comm, task, comm);
+	submit(e);
+	bpf_map_update_elem(&victims, &tgid, &one, BPF_ANY);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(task_exit, struct task_struct *task)
+{
+	__u32 tgid = BPF_CORE_READ(task, tgid);
+	__u32 pid = BPF_CORE_READ(task, pid);
+	struct oomwatch_event *e;
+
+	/* Only a victim's last thread matters to the checker. */
+	if (pid != tgid || !bpf_map_lookup_elem(&victims, &tgid))
+		return 0;
+	bpf_map_delete_elem(&victims, &tgid);
+	e = reserve(OW_TASK_EXIT);
+	if (!e)
+		return 0;
+	e->exit.pid = pid;
+	e->exit.tgid = tgid;
+	submit(e);
+	return 0;
+}
+
+SEC("tp_btf/reclaim_retry_zone")
+int BPF_PROG(reclaim_retry_zone, struct zoneref *zref, int order,
+	     unsigned long reclaimable, unsigned long available,
+	     unsigned long min_wmark, int no_progress_loops, bool wmark_check)
+{
+	struct oomwatch_event *e = reserve(OW_RECLAIM_RETRY_ZONE);
+	struct zone *zone;
+
+	if (!e)
+		return 0;
+	zone = BPF_CORE_READ(zref, zone);
+	e->retry.nid = BPF_CORE_READ(zone, zone_pgdat, node_id);
+	e->retry.zone_idx = BPF_CORE_READ(zref, zone_idx);
+	e->retry.order = order;
+	e->retry.reclaimable = reclaimable;
+	e->retry.available = available;
+	e->retry.min_wmark = min_wmark;
+	e->retry.no_progress_loops = no_progress_loops;
+	e->retry.wmark_check = wmark_check;
+	submit(e);
+	return 0;
+}
+
+static __always_inline int reaper_event(__u32 type, int pid)
+{
+	struct oomwatch_event *e = reserve(type);
+
+	if (!e)
+		return 0;
+	e->reaper.pid = pid;
+	submit(e);
+	return 0;
+}
+
+SEC("tp_btf/wake_reaper")
+int BPF_PROG(wake_reaper, int pid)
+{
+	return reaper_event(OW_WAKE_REAPER, pid);
+}
+
+SEC("tp_btf/finish_task_reaping")
+int BPF_PROG(finish_task_reaping, int pid)
+{
+	return reaper_event(OW_FINISH_REAPING, pid);
+}
+
+SEC("tp_btf/mm_vmscan_kswapd_wake")
+int BPF_PROG(kswapd_wake, int nid, int zid, int order)
+{
+	struct oomwatch_event *e = reserve(OW_KSWAPD_WAKE);
+
+	if (!e)
+		return 0;
+	e->kswapd.nid = nid;
+	e->kswapd.zid = zid;
+	e->kswapd.order = order;
+	submit(e);
+	return 0;
+}
+
+SEC("tp_btf/mm_vmscan_kswapd_sleep")
+int BPF_PROG(kswapd_sleep, int nid)
+{
+	struct oomwatch_event *e = reserve(OW_KSWAPD_SLEEP);
+
+	if (!e)
+		return 0;
+	e->kswapd.nid = nid;
+	e->kswapd.zid = -1;
+	submit(e);
+	return 0;
+}
+
+SEC("tp_btf/mm_vmscan_direct_reclaim_begin")
+int BPF_PROG(direct_reclaim_begin, int order, gfp_t gfp_flags)
+{
+	struct oomwatch_event *e;
+
+	if (targ_tgid && targ_tgid != bpf_get_current_pid_tgid() >> 32)
+		return 0;
+	e = reserve(OW_DIRECT_BEGIN);
+	if (!e)
+		return 0;
+	e->direct.order = order;
+	e->direct.gfp_flags = gfp_flags;
+	submit(e);
+	return 0;
+}
+
+SEC("tp_btf/mm_vmscan_direct_reclaim_end")
+int BPF_PROG(direct_reclaim_end, unsigned long nr_reclaimed)
+{
+	struct oomwatch_event *e;
+
+	if (targ_tgid && targ_tgid != bpf_get_current_pid_tgid() >> 32)
+		return 0;
+	e = reserve(OW_DIRECT_END);
+	if (!e)
+		return 0;
+	e->direct.nr_reclaimed = nr_reclaimed;
+	submit(e);
+	return 0;
+}

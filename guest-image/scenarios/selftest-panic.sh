@@ -1,0 +1,2 @@
+# selftest-panic: the guest panics; the host must report a failure.
+echo c >/proc/sysrq-trigger

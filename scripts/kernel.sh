@@ -1,0 +1,184 @@
+#!/bin/bash
+# Build the guest kernel from Debian's linux-source-6.1 in a cache outside
+# the checkout.
+#
+#   scripts/kernel.sh [--stock] [--lockdep] [--print-dir] [--check-series]
+#
+# Layout under $OOMWATCH_CACHE (default ~/.cache/oomwatch):
+#   linux-<pkgver>/src            git repo of the pristine tarball (tag pristine)
+#                                 checked out at the series' last patch
+#   linux-<pkgver>/src-stock      worktree of the pristine tree (bench)
+#   linux-<pkgver>/build-<name>   O= output; .oomwatch-key records what it
+#                                 was built from
+#   ccache/                       CCACHE_DIR
+#
+# The series is applied through a private index (git apply --cached), one
+# commit per patch, and the tree is moved with `git checkout`, which only
+# rewrites files whose content changed: an unchanged series keeps every
+# mtime, so make does nothing; a changed patch rebuilds only what it touches.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cache=${OOMWATCH_CACHE:-$HOME/.cache/oomwatch}
+tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+jobs=${JOBS:-$(nproc)}
+variant=patched
+lockdep=0
+print_dir=0
+check_series=0
+
+for arg in "$@"; do
+	case $arg in
+	--stock) variant=stock ;;
+	--lockdep) lockdep=1 ;;
+	--print-dir) print_dir=1 ;;
+	--check-series) check_series=1 ;;
+	*) echo "kernel.sh: unknown argument '$arg'" >&2; exit 2 ;;
+	esac
+done
+
+say() { [ "$print_dir" = 1 ] || echo "kernel: $*" >&2; }
+die() { echo "kernel: error: $*" >&2; exit 1; }
+
+[ -r "$tarball" ] || die "$tarball missing: run 'make deps' (package linux-source-6.1)"
+pkgver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
+	die "linux-source-6.1 is not installed: run 'make deps'"
+base=$cache/linux-$pkgver
+src=$base/src
+git_k() { git -C "$src" -c user.name=oomwatch -c user.email=oomwatch@localhost "$@"; }
+
+unpack_pristine() {
+	[ -e "$src/.git/refs/tags/pristine" ] && return 0
+	say "unpacking $tarball into $src (once per package version)"
+	rm -rf "$src.tmp"
+	mkdir -p "$src.tmp"
+	tar -xf "$tarball" -C "$src.tmp" --strip-components=1
+	# Debian's top-level .gitignore ignores everything: force the add.
+	git -C "$src.tmp" init -q
+	git -C "$src.tmp" add -A -f
+	git -C "$src.tmp" -c user.name=oomwatch -c user.email=oomwatch@localhost \
+		commit -q -m "linux-source-6.1 $pkgver (pristine)"
+	git -C "$src.tmp" tag pristine
+	rm -rf "$src"
+	mv "$src.tmp" "$src"
+}
+
+# Print the commit at the end of the series, one commit per patch on top
+# of pristine.  Stops with the patch's name and git's report of the hunk
+# that failed.
+apply_series() {
+	local index parent tree name subject
+	index=$(mktemp)
+	trap 'rm -f "$index"' RETURN
+	parent=$(git_k rev-parse pristine)
+	GIT_INDEX_FILE=$index git_k read-tree "$parent"
+	while read -r name; do
+		case $name in ''|'#'*) continue ;; esac
+		[ -r "$top/patches/$name" ] || die "series names $name, which is not in patches/"
+		if ! GIT_INDEX_FILE=$index git_k apply --cached -v \
+			"$top/patches/$name" >"$index.log" 2>&1; then
+			echo "kernel: error: patch $name does not apply to linux-source-6.1 $pkgver:" >&2
+			grep -v '^Checking patch\|^Applied patch\|^Hunk .* succeeded' \
+				"$index.log" >&2 || true
+			rm -f "$index.log"
+			exit 1
+		fi
+		rm -f "$index.log"
+		tree=$(GIT_INDEX_FILE=$index git_k write-tree)
+		subject=$(sed -n 's/^Subject: \(\[PATCH[^]]*\] \)\{0,1\}//p' \
+			"$top/patches/$name" | head -n 1)
+		parent=$(git_k commit-tree "$tree" -p "$parent" -m "${subject:-$name}")
+	done <"$top/patches/series"
+	echo "$parent"
+}
+
+make_config() {
+	local out=$1 frags=("$top/patches/guest.config") gen want opt
+	[ "$lockdep" = 1 ] && frags+=("$top/patches/lockdep.config")
+	gen=$base/config-gen
+	rm -rf "$gen"
+	mkdir -p "$gen"
+	make -s -C "$2" O="$gen" tinyconfig >/dev/null
+	(cd "$2" && KCONFIG_CONFIG=$gen/.config \
+		scripts/kconfig/merge_config.sh -m -O "$gen" "$gen/.config" \
+		"${frags[@]}" >/dev/null)
+	make -s -C "$2" O="$gen" olddefconfig >/dev/null
+	# Every option we asked for must have stuck.
+	for want in "${frags[@]}"; do
+		while read -r opt; do
+			case $opt in
+			CONFIG_*=*) grep -qx "$opt" "$gen/.config" ||
+				die "$opt from $(basename "$want") did not stick (check its dependencies)" ;;
+			'# CONFIG_'*' is not set')
+				grep -qx "$opt" "$gen/.config" ||
+				die "'$opt' from $(basename "$want") did not stick" ;;
+			esac
+		done <"$want"
+	done
+	mkdir -p "$out"
+	# Replace .config only when it changed: kbuild then rebuilds nothing.
+	cmp -s "$gen/.config" "$out/.config" || cp "$gen/.config" "$out/.config"
+	rm -rf "$gen"
+}
+
+checkout_tree() {
+	local dir=$1 commit=$2
+	if [ "$dir" = "$src" ]; then
+		git_k checkout -q -f --detach "$commit"
+		return
+	fi
+	[ -e "$dir/.git" ] || git_k worktree add -q --detach "$dir" "$commit"
+	git -C "$dir" checkout -q -f --detach "$commit"
+}
+
+name=$variant
+[ "$lockdep" = 1 ] && name=$name-lockdep
+build=$base/build-$name
+if [ "$print_dir" = 1 ]; then
+	echo "$build"
+	exit 0
+fi
+
+mkdir -p "$base"
+unpack_pristine
+if [ "$variant" = stock ]; then
+	commit=$(git_k rev-parse pristine)
+	tree_dir=$base/src-stock
+else
+	commit=$(apply_series)
+	tree_dir=$src
+fi
+[ "$check_series" = 1 ] && { say "series applies cleanly ($commit)"; exit 0; }
+
+checkout_tree "$tree_dir" "$commit"
+make_config "$build" "$tree_dir"
+
+key=$(printf '%s\n' "$pkgver" "$(git -C "$tree_dir" rev-parse 'HEAD^{tree}')" \
+	"$(sha256sum <"$build/.config")" | sha256sum | cut -d' ' -f1)
+if [ -f "$build/arch/x86/boot/bzImage" ] && [ -f "$build/vmlinux" ] &&
+   [ "$(cat "$build/.oomwatch-key" 2>/dev/null)" = "$key" ]; then
+	say "$name kernel up to date ($build)"
+	exit 0
+fi
+
+say "building $name kernel in $build (-j$jobs, ccache in $cache/ccache)"
+rm -f "$build/.oomwatch-key"
+start=$(date +%s)
+export CCACHE_DIR=$cache/ccache CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+export CCACHE_BASEDIR=$tree_dir CCACHE_NOHASHDIR=1 CCACHE_COMPILERCHECK=content
+export KBUILD_BUILD_TIMESTAMP='Thu Nov 11 09:29:22 UTC 2004'
+export KBUILD_BUILD_USER=oomwatch KBUILD_BUILD_HOST=guest
+make -C "$tree_dir" O="$build" -j"$jobs" CC="ccache gcc" \
+	bzImage vmlinux >"$build/build.log" 2>&1 || {
+	grep -E 'error|Error|warning:' "$build/build.log" | head -40 >&2
+	die "kernel build failed; full log: $build/build.log"
+}
+# A warning in a file the series touches is a bug in our patches.
+touched=$(git -C "$tree_dir" diff --name-only pristine HEAD | sed 's/[.]/[.]/g')
+if [ -n "$touched" ] &&
+   grep -E "($(echo $touched | tr ' ' '|')):[0-9]+:[0-9]+: warning:" \
+	"$build/build.log" >&2; then
+	die "kernel build warns in files the series touches (see above)"
+fi
+echo "$key" >"$build/.oomwatch-key"
+say "built in $(( $(date +%s) - start )) s"

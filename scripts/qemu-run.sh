@@ -1,0 +1,185 @@
+#!/bin/bash
+# Boot the test guest in QEMU and return its verdict.
+#
+#   scripts/qemu-run.sh --kernel BZIMAGE --initrd CPIO [options]
+#
+#   --scenario NAME     guest scenario (ow.scenario=NAME), default smoke
+#   --mem MB            guest memory, default 256
+#   --cpus N            default 2
+#   --numa N            N fake NUMA nodes (numa=fake=N), default 1
+#   --swap MB           a virtio-blk swap disk of MB megabytes (sparse file)
+#   --swap-bps BYTES    QEMU block throttling of that disk (a slow device)
+#   --timeout S         hard limit; QEMU is killed after it, default 120
+#   --log FILE          console log, default build/logs/NAME.log
+#   --append ARGS       more kernel command line
+#   --quiet             console only to the log, not the terminal
+#
+# Exit status: 0 the guest passed; 1 it reported a failure; 2 it panicked,
+# reset or stopped without a verdict; 3 the time limit ran out; 4 the
+# console shows a kernel WARNING/BUG/lockdep/hung-task report; 5 set-up
+# error.  On anything but 0 the tail of the console log is printed.
+#
+# Accelerator: KVM only where a probe guest really boots with it (the
+# result is cached per host boot); otherwise TCG.  OOMWATCH_ACCEL=tcg|kvm
+# forces one.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cache=${OOMWATCH_CACHE:-$HOME/.cache/oomwatch}
+kernel= initrd= scenario=smoke mem=256 cpus=2 numa=1 swap=0 swap_bps=0
+timeout_s=120 log= append= quiet=0
+
+die() { echo "qemu-run: error: $*" >&2; exit 5; }
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kernel=$2; shift ;;
+	--initrd) initrd=$2; shift ;;
+	--scenario) scenario=$2; shift ;;
+	--mem) mem=$2; shift ;;
+	--cpus) cpus=$2; shift ;;
+	--numa) numa=$2; shift ;;
+	--swap) swap=$2; shift ;;
+	--swap-bps) swap_bps=$2; shift ;;
+	--timeout) timeout_s=$2; shift ;;
+	--log) log=$2; shift ;;
+	--append) append=$2; shift ;;
+	--quiet) quiet=1 ;;
+	*) die "unknown option '$1'" ;;
+	esac
+	shift
+done
+
+[ -r "$kernel" ] || die "kernel '$kernel' not found (make kernel)"
+[ -r "$initrd" ] || die "initramfs '$initrd' not found (make image)"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (make deps)"
+for n in "$mem" "$cpus" "$numa" "$swap" "$swap_bps" "$timeout_s"; do
+	case $n in ''|*[!0-9]*) die "'$n' is not a number" ;; esac
+done
+log=${log:-$top/build/logs/$scenario.log}
+mkdir -p "$(dirname "$log")"
+
+cmdline="console=ttyS0 panic=-1 oops=panic softlockup_panic=0 loglevel=5"
+cmdline="$cmdline rdinit=/init ow.scenario=$scenario"
+[ "$numa" -gt 1 ] && cmdline="$cmdline numa=fake=$numa"
+[ -n "$append" ] && cmdline="$cmdline $append"
+
+# Arguments shared by the probe and the real run.
+base_args() {
+	echo -display none -no-reboot -nodefaults -serial stdio \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+		-m "$mem" -smp "$cpus"
+}
+
+# Does KVM really work here?  /dev/kvm can exist on a VM without nested
+# virtualisation: QEMU then aborts ("failed to set MSR") or hangs silently
+# after the firmware.  Boot the probe scenario once with a short limit.
+kvm_works() {
+	local stamp boot_id rc
+	boot_id=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo none)
+	stamp=$cache/kvm-probe-$boot_id
+	if [ -f "$stamp" ]; then
+		[ "$(cat "$stamp")" = yes ]
+		return
+	fi
+	mkdir -p "$cache"
+	rc=1
+	if [ -w /dev/kvm ]; then
+		# A subshell, so that an abort is not reported on our stderr.
+		(timeout --kill-after=2 20 qemu-system-x86_64 $(base_args) \
+			-accel kvm -cpu host -kernel "$kernel" -initrd "$initrd" \
+			-append "console=ttyS0 panic=-1 rdinit=/init ow.scenario=probe" \
+			</dev/null >/dev/null 2>&1)
+		rc=$?
+	fi
+	# The probe scenario passes: QEMU exits (0 << 1) | 1.
+	if [ "$rc" = 1 ]; then echo yes >"$stamp"; else echo no >"$stamp"; fi
+	[ "$rc" = 1 ]
+}
+
+case ${OOMWATCH_ACCEL:-auto} in
+kvm) accel="-accel kvm -cpu host" ;;
+tcg) accel="-accel tcg -cpu max" ;;
+auto)
+	if kvm_works; then
+		accel="-accel kvm -cpu host"
+	else
+		accel="-accel tcg -cpu max"
+	fi ;;
+*) die "OOMWATCH_ACCEL must be kvm, tcg or auto" ;;
+esac
+
+disk_args=()
+if [ "$swap" -gt 0 ]; then
+	disk=$(dirname "$log")/$scenario.swap.img
+	rm -f "$disk"
+	truncate -s "${swap}M" "$disk"
+	throttle=
+	[ "$swap_bps" -gt 0 ] && throttle=",throttling.bps-total=$swap_bps"
+	disk_args=(-drive "file=$disk,format=raw,if=virtio,cache=unsafe$throttle")
+fi
+
+echo "qemu-run: $scenario (${accel%% -cpu*}, ${mem} MB, $cpus CPUs, $numa node(s), swap ${swap} MB, limit ${timeout_s} s) log $log" >&2
+: >"$log"
+start=$(date +%s.%N)
+qemu-system-x86_64 $(base_args) $accel -kernel "$kernel" -initrd "$initrd" \
+	-append "$cmdline" "${disk_args[@]}" </dev/null >"$log" 2>&1 &
+qemu=$!
+# Never leave a guest behind, whatever ends us.
+trap 'kill -KILL "$qemu" 2>/dev/null' EXIT
+trap 'exit 130' INT TERM
+follow=
+if [ "$quiet" = 0 ]; then
+	tail -n +1 -f --pid="$qemu" "$log" &
+	follow=$!
+fi
+# Watch the guest: the time limit, and a guest that halted without a
+# verdict (no ACPI: power-off halts, and QEMU would wait forever).
+deadline=$(( $(date +%s) + timeout_s ))
+rc=
+while kill -0 "$qemu" 2>/dev/null; do
+	if [ "$(date +%s)" -ge "$deadline" ]; then
+		kill -KILL "$qemu" 2>/dev/null
+		rc=124
+		break
+	fi
+	if grep -q 'reboot: \(System halted\|Power down\)' "$log"; then
+		sleep 1
+		kill -KILL "$qemu" 2>/dev/null
+		rc=0
+		break
+	fi
+	sleep 0.2
+done
+if [ -z "$rc" ]; then
+	wait "$qemu"
+	rc=$?
+else
+	wait "$qemu" 2>/dev/null
+fi
+[ -n "$follow" ] && { sleep 0.3; kill "$follow" 2>/dev/null; wait "$follow" 2>/dev/null; }
+elapsed=$(echo "$(date +%s.%N) - $start" | bc)
+[ "$swap" -gt 0 ] && rm -f "$disk"
+
+fail() {
+	echo "qemu-run: $scenario: $1 after ${elapsed%???????} s; console tail:" >&2
+	tail -n 25 "$log" | sed 's/^/  | /' >&2
+	exit "$2"
+}
+
+# A kernel report fails the run whatever the scenario said.
+report='WARNING:|BUG:|Oops|possible circular locking|possible recursive locking|inconsistent lock state|blocked for more than|soft lockup|hard LOCKUP|Kernel panic'
+[ "$rc" = 124 ] && fail "time limit (${timeout_s} s) reached" 3
+if grep -Eq "$report" "$log"; then
+	grep -E "$report" "$log" | head -n 5 | sed 's/^/  ! /' >&2
+	fail "kernel report on the console" 4
+fi
+case $rc in
+1) echo "qemu-run: $scenario: passed in ${elapsed%???????} s" >&2; exit 0 ;;
+0) fail "guest stopped without a verdict (panic or reset)" 2 ;;
+*)
+	if [ $((rc % 2)) = 1 ]; then
+		fail "guest reported failure (status $(((rc - 1) / 2)))" 1
+	fi
+	fail "QEMU exited with status $rc" 2 ;;
+esac

@@ -1,0 +1,78 @@
+#!/bin/bash
+# make test: host unit tests, the series' checkpatch run, then the guest
+# tests.  One line per test ("ok N - ..." / "not ok N - ..."), and a last
+# line "N passed, N failed"; exit status non-zero on any failure.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+B=build
+pass=0 fail=0 n=0
+
+result() {	# result STATUS DESCRIPTION
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		pass=$((pass + 1)); echo "ok $n - $2"
+	else
+		fail=$((fail + 1)); echo "not ok $n - $2"
+	fi
+}
+
+# Host unit tests: fold their own totals into ours.
+unit_out=$(make -s -C tests/unit check 2>&1)
+unit_rc=$?
+echo "$unit_out" | grep -E '^(not )?ok ' | sed 's/^/    # unit: /' | tail -n 3
+totals=$(echo "$unit_out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1)
+if [ -n "$totals" ]; then
+	up=${totals%% passed*}; uf=${totals#*, }; uf=${uf%% failed}
+	pass=$((pass + up)); fail=$((fail + uf)); n=$((n + up + uf))
+	echo "# host unit tests: $totals"
+fi
+[ "$unit_rc" -eq 0 ] && [ -n "$totals" ]
+result $? "host unit tests ran and passed"
+[ "$unit_rc" -eq 0 ] || echo "$unit_out" | grep -E '^not ok|rror' | head -20 | sed 's/^/    # /'
+
+if grep -qv '^\s*\(#\|$\)' patches/series 2>/dev/null; then
+	scripts/checkpatch-series.sh >"$B/checkpatch.log" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] || tail -n 20 "$B/checkpatch.log" | sed 's/^/    # /'
+	result $rc "kernel series: applies, checkpatch.pl clean"
+fi
+
+# Guest runs: SCENARIO MEM TIMEOUT EXPECTED_STATUS [qemu-run options...]
+# Expected status: 0 pass, 2 panic, 3 time limit, 4 kernel report.
+guest() {
+	local scenario=$1 mem=$2 limit=$3 want=$4 log rc t0
+	shift 4
+	log=$B/logs/test-$scenario.log
+	t0=$(date +%s)
+	scripts/qemu-run.sh --quiet --kernel $B/kernel/bzImage \
+		--initrd $B/initramfs.cpio --scenario "$scenario" --mem "$mem" \
+		--timeout "$limit" --log "$log" "$@" 2>"$log.runner"
+	rc=$?
+	# The guest's own KTAP results, one line each.
+	tr -d '\r' <"$log" | grep -E '^(not )?ok [0-9]+ ' | while read -r line; do
+		case $line in
+		ok*) echo "ok - $scenario: ${line#ok * }" ;;
+		*) echo "not ok - $scenario: ${line#not ok * }" ;;
+		esac
+	done >"$log.ktap"
+	while read -r line; do
+		case $line in
+		ok*) result 0 "${line#ok - }" ;;
+		*) result 1 "${line#not ok - }" ;;
+		esac
+	done <"$log.ktap"
+	[ "$rc" -eq "$want" ]
+	result $? "$scenario: run ended with status $rc (want $want) in $(( $(date +%s) - t0 )) s"
+	[ "$rc" -eq "$want" ] || sed 's/^/    # /' "$log.runner"
+}
+
+guest smoke 256 180 0
+# The runner's failure paths: each must be caught inside its limit.
+guest selftest-panic 128 60 2
+guest selftest-hang 128 20 3
+guest probe 128 20 3 --append ow.noexit=1
+guest selftest-warn 128 60 4
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
