@@ -284,3 +284,95 @@ int BPF_PROG(direct_reclaim_end, unsigned long nr_reclaimed)
 	submit(e);
 	return 0;
 }
+
+/* The patched kernel's own trace system, "oomwatch". */
+
+SEC("tp_btf/unreclaimable_set")
+int BPF_PROG(unreclaimable_set, int nid, int failures)
+{
+	struct oomwatch_event *e = reserve(OW_UNRECLAIMABLE_SET);
+
+	if (!e)
+		return 0;
+	e->unrecl.nid = nid;
+	e->unrecl.failures = failures;
+	submit(e);
+	return 0;
+}
+
+SEC("tp_btf/unreclaimable_clear")
+int BPF_PROG(unreclaimable_clear, int nid, unsigned int duration_ms,
+	     int reason)
+{
+	struct oomwatch_event *e = reserve(OW_UNRECLAIMABLE_CLEAR);
+
+	if (!e)
+		return 0;
+	e->unrecl.nid = nid;
+	e->unrecl.duration_ms = duration_ms;
+	e->unrecl.reason = reason;
+	submit(e);
+	return 0;
+}
+
+static __always_inline int token_event(__u32 type, pid_t tgid,
+				       const char *comm, pid_t prev, int reason)
+{
+	struct oomwatch_event *e = reserve(type);
+
+	if (!e)
+		return 0;
+	e->token.tgid = tgid;
+	e->token.prev_tgid = prev;
+	e->token.reason = reason;
+	bpf_probe_read_kernel_str(e->token.holder_comm,
+				  sizeof(e->token.holder_comm), comm);
+	submit(e);
+	return 0;
+}
+
+SEC("tp_btf/swap_token_grab")
+int BPF_PROG(swap_token_grab, pid_t tgid, const char *comm, pid_t prev_tgid,
+	     int reason)
+{
+	return token_event(OW_TOKEN_GRAB, tgid, comm, prev_tgid, reason);
+}
+
+SEC("tp_btf/swap_token_release")
+int BPF_PROG(swap_token_release, pid_t tgid, const char *comm, int reason)
+{
+	return token_event(OW_TOKEN_RELEASE, tgid, comm, 0, reason);
+}
+
+static __always_inline int token_pass(__u32 type, pid_t reclaimer,
+				      pid_t holder, int nid, int priority,
+				      unsigned long nr_folios)
+{
+	struct oomwatch_event *e = reserve(type);
+
+	if (!e)
+		return 0;
+	e->token_pass.reclaimer = reclaimer;
+	e->token_pass.holder_tgid = holder;
+	e->token_pass.nid = nid;
+	e->token_pass.priority = priority;
+	e->token_pass.nr_folios = nr_folios;
+	submit(e);
+	return 0;
+}
+
+SEC("tp_btf/swap_token_kept")
+int BPF_PROG(swap_token_kept, pid_t reclaimer, pid_t holder_tgid, int nid,
+	     int priority, unsigned long nr_folios)
+{
+	return token_pass(OW_TOKEN_KEPT, reclaimer, holder_tgid, nid, priority,
+			  nr_folios);
+}
+
+SEC("tp_btf/swap_token_bypass")
+int BPF_PROG(swap_token_bypass, pid_t reclaimer, pid_t holder_tgid, int nid,
+	     int priority, unsigned long nr_folios)
+{
+	return token_pass(OW_TOKEN_BYPASS, reclaimer, holder_tgid, nid,
+			  priority, nr_folios);
+}

@@ -156,6 +156,12 @@ PROG(kswapd_wake)
 PROG(kswapd_sleep)
 PROG(direct_reclaim_begin)
 PROG(direct_reclaim_end)
+PROG(unreclaimable_set)
+PROG(unreclaimable_clear)
+PROG(swap_token_grab)
+PROG(swap_token_release)
+PROG(swap_token_kept)
+PROG(swap_token_bypass)
 #undef PROG
 
 static const struct tp_need needs[] = {
@@ -168,6 +174,12 @@ static const struct tp_need needs[] = {
 	{ "mm_vmscan_kswapd_sleep", false, prog_kswapd_sleep },
 	{ "mm_vmscan_direct_reclaim_begin", false, prog_direct_reclaim_begin },
 	{ "mm_vmscan_direct_reclaim_end", false, prog_direct_reclaim_end },
+	{ "unreclaimable_set", true, prog_unreclaimable_set },
+	{ "unreclaimable_clear", true, prog_unreclaimable_clear },
+	{ "swap_token_grab", true, prog_swap_token_grab },
+	{ "swap_token_release", true, prog_swap_token_release },
+	{ "swap_token_kept", true, prog_swap_token_kept },
+	{ "swap_token_bypass", true, prog_swap_token_bypass },
 };
 
 static bool kernel_has_tracepoint(const struct btf *btf, const char *tp)
@@ -204,15 +216,6 @@ static int select_programs(struct oomwatch_bpf *obj)
 	return missing ? -EXIT_MISSING_TP : 0;
 }
 
-static const char *constraint_name(__u32 c)
-{
-	static const char *const names[] = {
-		"global", "memcg", "sysrq", "unknown",
-	};
-
-	return c < sizeof(names) / sizeof(names[0]) ? names[c] : "?";
-}
-
 static void print_prefix(const struct oomwatch_event *e)
 {
 	if (env.timestamp) {
@@ -233,7 +236,7 @@ static void print_human(const struct oomwatch_event *e)
 	case OW_MARK_VICTIM:
 		printf("KILL %s oom: victim %u (%s) anon-rss %llu kB "
 		       "file-rss %llu kB shmem-rss %llu kB oom_score_adj %d "
-		       "memcg %llu\n", constraint_name(e->victim.constraint),
+		       "memcg %llu\n", ow_constraint_name(e->victim.constraint),
 		       e->victim.pid, e->victim.comm,
 		       (unsigned long long)e->victim.anon_rss_kb,
 		       (unsigned long long)e->victim.file_rss_kb,
@@ -274,6 +277,38 @@ static void print_human(const struct oomwatch_event *e)
 	case OW_DIRECT_END:
 		printf("direct reclaim: end, %llu pages reclaimed\n",
 		       (unsigned long long)e->direct.nr_reclaimed);
+		break;
+	case OW_UNRECLAIMABLE_SET:
+		printf("node %d UNRECLAIMABLE: kswapd failed %u passes\n",
+		       e->unrecl.nid, e->unrecl.failures);
+		break;
+	case OW_UNRECLAIMABLE_CLEAR:
+		printf("node %d reclaimable again after %u ms (%s)\n",
+		       e->unrecl.nid, e->unrecl.duration_ms,
+		       ow_clear_reason_name(e->unrecl.reason));
+		break;
+	case OW_TOKEN_GRAB:
+		printf("swap token -> %u (%s), from %u (%s)\n", e->token.tgid,
+		       e->token.holder_comm, e->token.prev_tgid,
+		       ow_token_reason_name(e->token.reason));
+		break;
+	case OW_TOKEN_RELEASE:
+		printf("swap token released by %u (%s): %s\n", e->token.tgid,
+		       e->token.holder_comm,
+		       ow_token_reason_name(e->token.reason));
+		break;
+	case OW_TOKEN_KEPT:
+		printf("swap token kept %llu folios of %u from reclaim "
+		       "(node %d priority %d)\n",
+		       (unsigned long long)e->token_pass.nr_folios,
+		       e->token_pass.holder_tgid, e->token_pass.nid,
+		       e->token_pass.priority);
+		break;
+	case OW_TOKEN_BYPASS:
+		printf("swap token BYPASSED at priority %d: %llu folios of %u "
+		       "reclaimable (node %d)\n", e->token_pass.priority,
+		       (unsigned long long)e->token_pass.nr_folios,
+		       e->token_pass.holder_tgid, e->token_pass.nid);
 		break;
 	default:
 		printf("event type %u\n", e->type);

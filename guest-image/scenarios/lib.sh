@@ -55,3 +55,49 @@ stop_oomwatch() {
 	wait "$OW_PID"
 	OW_RC=$?
 }
+
+# Parse OW_ARGS ("key=value ...") into ARG_key variables.
+parse_args() {
+	local kv
+	for kv in $OW_ARGS; do
+		case $kv in
+		*=*) eval "ARG_${kv%%=*}=\"${kv#*=}\"" ;;
+		esac
+	done
+}
+
+# Turn the first virtio disk into swap, if there is one.
+swap_on() {
+	[ -b /dev/vda ] || return 1
+	mkswap /dev/vda >/dev/null && swapon /dev/vda
+}
+
+# Sample swap in use (kB) every half second into $1 until stopped.
+swap_sampler_start() {
+	(while :; do
+		awk '/^SwapTotal/ { t = $2 } /^SwapFree/ { f = $2 }
+		     END { print t - f }' /proc/meminfo
+		sleep 0.5
+	done) >"$1" &
+	SAMPLER=$!
+}
+
+swap_sampler_stop() {
+	kill "$SAMPLER" 2>/dev/null
+	wait "$SAMPLER" 2>/dev/null
+	sort -n "$1" | tail -n 1
+}
+
+mem_available_mb() {
+	awk '/^MemAvailable/ { print int($2 / 1024) }' /proc/meminfo
+}
+
+# Count the JSON lines of one event type in an oomwatch recording.
+count_events() {
+	grep -c "\"type\":\"$2\"" "$1"
+}
+
+# sysctl_write NAME VALUE: 0 when the kernel took it.
+sysctl_write() {
+	echo "$2" 2>/dev/null >"/proc/sys/vm/$1"
+}

@@ -37,6 +37,6 @@ ok $? "workload: bystander (pid $BY) survived"
 
 [ "$OW_RC" -eq 0 ] && ! grep -q '"type":"lost"' /tmp/ow.jsonl
 ok $? "oomwatch: clean exit ($OW_RC), no lost events"
-tail -n 5 /tmp/ow.err | sed 's/^/# oomwatch: /'
+tail -n 5 /tmp/ow.err | sed 's/^/# /'
 kill $BY 2>/dev/null
 ktap_done

@@ -2,11 +2,14 @@
 /*
  * ow-hog: allocate anonymous memory step by step and touch every page.
  *
- *   ow-hog MB [STEP_MB] [HOLD_S]
+ *   ow-hog [-l] [-s STEP_MB] [-d DELAY_MS] [-H HOLD_S] MB
  *
- * Grows to MB megabytes in STEP_MB steps (default 16), printing progress,
- * then holds the memory for HOLD_S seconds (default 0) re-touching it so
- * the pages stay in use.  Exits 0 when done; an OOM kill ends it first.
+ * Grows to MB megabytes in STEP_MB steps (default 16), sleeping DELAY_MS
+ * between steps (default 0) and printing progress, then holds the memory
+ * for HOLD_S seconds (default 0), re-touching it so it stays in use.
+ * With -l every page is locked (mlockall): an allocator whose memory
+ * reclaim cannot take, like a database with locked buffers.
+ * Exits 0 when done; an OOM kill ends it first.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,37 +28,66 @@ static void touch(char *p, size_t len, unsigned char val)
 		p[off] = (char)val;
 }
 
+static void usage(void)
+{
+	fprintf(stderr, "usage: ow-hog [-l] [-s STEP_MB] [-d DELAY_MS] "
+		"[-H HOLD_S] MB\n");
+	exit(2);
+}
+
 int main(int argc, char **argv)
 {
-	size_t total = argc > 1 ? strtoul(argv[1], NULL, 0) : 64;
-	size_t step = argc > 2 ? strtoul(argv[2], NULL, 0) : 16;
-	long hold = argc > 3 ? strtol(argv[3], NULL, 0) : 0;
-	char **chunks = calloc(total / step + 1, sizeof(*chunks));
-	size_t have = 0, n = 0;
+	size_t total, step = 16, have = 0, n = 0;
+	long hold = 0, delay_ms = 0;
+	int lock = 0, opt;
+	char **chunks;
+	size_t *lens;
 	time_t end;
 
-	if (!chunks || !step)
-		return 2;
+	while ((opt = getopt(argc, argv, "ls:d:H:")) != -1) {
+		switch (opt) {
+		case 'l': lock = 1; break;
+		case 's': step = strtoul(optarg, NULL, 0); break;
+		case 'd': delay_ms = strtol(optarg, NULL, 0); break;
+		case 'H': hold = strtol(optarg, NULL, 0); break;
+		default: usage();
+		}
+	}
+	if (optind != argc - 1 || !step)
+		usage();
+	total = strtoul(argv[optind], NULL, 0);
+	chunks = calloc(total / step + 1, sizeof(*chunks));
+	lens = calloc(total / step + 1, sizeof(*lens));
+	if (!chunks || !lens)
+		return 3;
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("ow-hog: pid %d growing to %zu MB\n", getpid(), total);
+	if (lock && mlockall(MCL_CURRENT | MCL_FUTURE)) {
+		perror("ow-hog: mlockall");
+		return 3;
+	}
+	printf("ow-hog: pid %d growing to %zu MB%s\n", getpid(), total,
+	       lock ? " (locked)" : "");
 	while (have < total) {
-		size_t len = (total - have < step ? total - have : step) * MB;
+		size_t mb = total - have < step ? total - have : step;
 
-		chunks[n] = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		lens[n] = mb * MB;
+		chunks[n] = mmap(NULL, lens[n], PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (chunks[n] == MAP_FAILED) {
 			perror("ow-hog: mmap");
 			return 3;
 		}
-		touch(chunks[n++], len, 1);
-		have += len / MB;
+		touch(chunks[n], lens[n], 1);
+		n++;
+		have += mb;
 		printf("ow-hog: %zu MB\n", have);
+		if (delay_ms)
+			usleep(delay_ms * 1000);
 	}
 	end = time(NULL) + hold;
 	for (unsigned char v = 2; time(NULL) < end; v++)
 		for (size_t i = 0; i < n; i++)
-			touch(chunks[i], (i + 1 < n || total % step == 0 ?
-					  step : total % step) * MB, v);
+			touch(chunks[i], lens[i], v);
 	printf("ow-hog: done\n");
 	return 0;
 }

@@ -1,0 +1,86 @@
+# sysctl: the series' knobs have their documented defaults, reject
+# out-of-range values with EINVAL keeping the old value, refuse to mix the
+# swap token with the multi-gen LRU, and the token never outlives its
+# holder (released on exit and on timeout, checked through tracefs).
+. /scenarios/lib.sh
+ktap_plan 14
+T=/sys/kernel/tracing
+
+check_default() {	# NAME VALUE
+	[ "$(cat /proc/sys/vm/$1 2>/dev/null)" = "$2" ]
+	ok $? "vm.$1 defaults to $2"
+}
+
+# reject NAME BAD...: every write fails and the value stays.
+reject() {
+	local name=$1 old bad status=0
+	shift
+	old=$(cat /proc/sys/vm/$name)
+	for bad in "$@"; do
+		if sysctl_write "$name" "$bad"; then
+			diag "vm.$name accepted '$bad'"
+			status=1
+		fi
+		[ "$(cat /proc/sys/vm/$name)" = "$old" ] || status=1
+	done
+	ok $status "vm.$name rejects $* and keeps $old"
+}
+
+check_default swap_token 0
+check_default swap_token_bypass_priority 0
+check_default swap_token_timeout_ms 300000
+reject swap_token 2 -1 abc
+reject swap_token_bypass_priority -2 13 x
+reject swap_token_timeout_ms 99 3600001 -5
+
+# In range: taken.
+sysctl_write swap_token_bypass_priority -1 &&
+	[ "$(cat /proc/sys/vm/swap_token_bypass_priority)" = -1 ] &&
+	sysctl_write swap_token_bypass_priority 0
+ok $? "vm.swap_token_bypass_priority takes -1 (never) and 0"
+
+# The token and the multi-gen LRU refuse each other.
+sysctl_write swap_token 1 && ! echo y 2>/dev/null >/sys/kernel/mm/lru_gen/enabled
+ok $? "lru_gen cannot be enabled while vm.swap_token=1"
+sysctl_write swap_token 0 && echo y >/sys/kernel/mm/lru_gen/enabled &&
+	! sysctl_write swap_token 1 && [ "$(cat /proc/sys/vm/swap_token)" = 0 ]
+ok $? "vm.swap_token=1 refused (EBUSY) while lru_gen is enabled"
+echo n >/sys/kernel/mm/lru_gen/enabled
+
+# The holder's life: grab on swap-in, release on timeout and on exit.
+swap_on
+# Only the token's moves: per-pass events could overwrite them.
+echo 1 >$T/events/oomwatch/swap_token_grab/enable
+echo 1 >$T/events/oomwatch/swap_token_release/enable
+echo >$T/trace
+sysctl_write swap_token 1
+sysctl_write swap_token_timeout_ms 1000
+avail=$(mem_available_mb)
+ow-updater $((avail * 70 / 100)) 1000 >/tmp/upd.log 2>&1 &
+upd=$!
+ow-hog -s 4 -H 600 $((avail * 40 / 100)) >/tmp/hog.log 2>&1 &
+hog=$!
+wait_for $T/trace 60 "swap_token_grab"
+ok $? "a thrashing process takes the token (swap_token_grab)"
+wait_for $T/trace 30 "swap_token_release.*reason=expired"
+ok $? "the holder loses it after vm.swap_token_timeout_ms (reason=expired)"
+# A fresh holder with a long timeout; killing it must release the token.
+sysctl_write swap_token_timeout_ms 300000
+echo >$T/trace
+wait_for $T/trace 30 "swap_token_grab"
+holder=$(grep -o 'swap_token_grab: tgid=[0-9]*' $T/trace | head -n 1 | cut -d= -f2)
+diag "holder: $holder (updater $upd, hog $hog)"
+kill -9 "$holder"
+sleep 1
+grep -q "swap_token_release: tgid=$holder .*reason=exit" $T/trace
+ok $? "the holder's exit releases the token (reason=exit, tgid $holder)"
+kill -9 $upd $hog 2>/dev/null
+wait $upd $hog 2>/dev/null
+sysctl_write swap_token 0
+n_grab=$(grep -c swap_token_grab $T/trace)
+n_rel=$(grep -c swap_token_release $T/trace)
+[ "$n_grab" -eq "$n_rel" ]
+ok $? "every grab ($n_grab) has its release ($n_rel): no dangling holder"
+grep swap_token_ $T/trace | head -n 8 | sed 's/^/# /'
+echo 0 >$T/events/oomwatch/enable
+ktap_done

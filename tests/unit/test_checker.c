@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The invariant checker, table-driven: for every invariant, traces that
+ * keep it and traces that break it, each asserting the exact list of
+ * (invariant, seq) reported; then the fixtures of tests/fixtures read
+ * through the decoder.
+ *
+ * In the C tables an event's seq is its index in the trace (cpu 0, so the
+ * timestamps must not go backwards), unless the case is "raw".
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include <stdlib.h>
+#include <string.h>
+#include "checker.h"
+#include "trace.h"
+
+/* tap.c */
+bool tap_ok(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int tap_done(void);
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define MS(t)		((unsigned long long)(t) * 1000000ULL)
+#define NONE		OW_NO_SEQ
+
+/* ------------------------------------------------- building the traces */
+
+#define E(t, ty, ...)	{ .ts_ns = MS(t), .type = (ty), __VA_ARGS__ }
+#define REQ(t, p)	E(t, OW_OOM_REQUEST, .request = { .pid = (p), \
+						  .comm = "waiter" })
+#define DEFER(t, p)	E(t, OW_OOM_DEFER, .request = { .pid = (p), \
+					.reason = OW_RULE_TOO_SOON })
+#define VETO(t, p)	E(t, OW_OOM_VETO, .request = { .pid = (p), \
+					.reason = OW_VETO_ALLOC_OK })
+#define FALLBACK(t, p)	E(t, OW_OOM_FALLBACK, .request = { .pid = (p) })
+#define GRANT_EV(t, p, ms, low, loop, nr, free0) \
+	E(t, OW_OOM_GRANT, .grant = { .pid = (p), .unreclaimable_ms = (ms), \
+		.low_reclaimed = (low), .looping = (loop), .nr_zones = (nr), \
+		.zone = { { (free0), 10 }, { 20, 20 } } })
+#define GRANT(t, p)	GRANT_EV(t, p, 5000, 0, 1, 2, 5)
+#define KILLC(t, v, c)	E(t, OW_MARK_VICTIM, .victim = { .pid = (v), \
+					.constraint = (c), .comm = "hog" })
+#define KILL(t, v)	KILLC(t, v, OW_CONSTRAINT_GLOBAL)
+#define EXIT(t, p)	E(t, OW_TASK_EXIT, .exit = { .pid = (p), .tgid = (p) })
+#define REAPED(t, p)	E(t, OW_FINISH_REAPING, .reaper = { .pid = (p) })
+#define SET(t, n)	E(t, OW_UNRECLAIMABLE_SET, .unrecl = { .nid = (n), \
+						       .failures = 16 })
+#define CLEAR(t, n, r, d) E(t, OW_UNRECLAIMABLE_CLEAR, .unrecl = { \
+		.nid = (n), .reason = OW_CLEAR_##r, .duration_ms = (d) })
+#define KEPT(t, nr)	E(t, OW_TOKEN_KEPT, .token_pass = { .holder_tgid = 7, \
+					.priority = 3, .nr_folios = (nr) })
+#define BYPASS(t)	E(t, OW_TOKEN_BYPASS, .token_pass = { .holder_tgid = 7, \
+					.priority = 2, .nr_folios = 64 })
+#define TICK(t)		E(t, OW_KSWAPD_WAKE, .kswapd = { .nid = 0 })
+#define RAW(s, c, t)	{ .seq = (s), .cpu = (c), .ts_ns = MS(t), \
+			  .type = OW_KSWAPD_WAKE }
+
+/* Initialises the two members .ev and .n. */
+#define TRACE(...) \
+	.ev = (const struct oomwatch_event[]){ __VA_ARGS__ }, \
+	.n = ARRAY_SIZE(((const struct oomwatch_event[]){ __VA_ARGS__ }))
+
+struct expect {
+	int inv;			/* 0 ends the list */
+	unsigned long long seq;
+};
+
+struct ccase {
+	const char *name;
+	const struct ow_config *cfg;
+	const struct oomwatch_event *ev;
+	size_t n;
+	bool raw;			/* keep the events' seq and cpu */
+	unsigned long long lost;	/* fed after the events */
+	unsigned long long end_ms;	/* finish(); 0: at the last event */
+	unsigned int pending;		/* requests pending after finish */
+	struct expect want[4];
+};
+
+/*         arbiter timeout fallback token bypass_prio */
+static const struct ow_config ARB = { 1, 5000, 10000, 0, 2 };
+static const struct ow_config ARB_TOKEN = { 1, 5000, 10000, 1, 2 };
+static const struct ow_config STOCK = { 0, 5000, 10000, 0, 2 };
+static const struct ow_config TOKEN_NEVER = { 0, 5000, 10000, 1, -1 };
+static const struct ow_config UNKNOWN = { -1, -1, -1, -1, -1 };
+
+#define I1 OW_INV_NO_KILL_WITHOUT_GRANT
+#define I2 OW_INV_ONE_KILL_PER_EPISODE
+#define I3 OW_INV_LIVENESS
+#define I4 OW_INV_TOKEN_YIELDS
+#define I5 OW_INV_TIMER_WORKS
+#define I6 OW_INV_RECORD_WHOLE
+
+static const struct ccase cases[] = {
+	/* 1 no_kill_without_grant */
+	{ "no_kill_without_grant: request, defer, grant, kill", &ARB,
+	  TRACE(REQ(0, 10), DEFER(1, 10), GRANT(5000, 10), KILL(5001, 20),
+		EXIT(5100, 20)) },
+	{ "no_kill_without_grant: fallback permits the stock kill", &ARB,
+	  TRACE(REQ(0, 10), FALLBACK(15000, 10), KILL(15001, 20)) },
+	{ "no_kill_without_grant: memcg and sysrq kills are exempt", &ARB,
+	  TRACE(KILLC(0, 20, OW_CONSTRAINT_MEMCG),
+		KILLC(1, 21, OW_CONSTRAINT_SYSRQ)) },
+	{ "no_kill_without_grant: not checked with the arbiter off", &STOCK,
+	  TRACE(KILL(0, 20)) },
+	{ "no_kill_without_grant: kill with no grant (breaks)", &ARB,
+	  TRACE(REQ(0, 10), DEFER(1, 10), KILL(2, 20)),
+	  .pending = 1, .want = { { I1, 2 } } },
+	{ "no_kill_without_grant: one grant, two kills (breaks)", &ARB,
+	  TRACE(GRANT(0, 10), KILL(1, 20), EXIT(2, 20), KILL(3, 21)),
+	  .want = { { I1, 3 } } },
+	{ "no_kill_without_grant: unknown constraint counts as global (breaks)",
+	  &ARB, TRACE(KILLC(0, 20, OW_CONSTRAINT_UNKNOWN)),
+	  .want = { { I1, 0 } } },
+	{ "no_kill_without_grant: grant before the timeout (breaks)", &ARB,
+	  TRACE(GRANT_EV(0, 10, 4999, 0, 1, 2, 5), KILL(1, 20)),
+	  .want = { { I1, 0 } } },
+	{ "no_kill_without_grant: grant despite low-zone progress (breaks)",
+	  &ARB, TRACE(GRANT_EV(0, 10, 5000, 3, 1, 2, 5)),
+	  .want = { { I1, 0 } } },
+	{ "no_kill_without_grant: grant with a zone above min (breaks)", &ARB,
+	  TRACE(GRANT_EV(0, 10, 5000, 0, 1, 2, 11)),
+	  .want = { { I1, 0 } } },
+	{ "no_kill_without_grant: grant with nobody looping (breaks)", &ARB,
+	  TRACE(GRANT_EV(0, 10, 5000, 0, 0, 2, 5)),
+	  .want = { { I1, 0 } } },
+	{ "no_kill_without_grant: grant without zone evidence (breaks)", &ARB,
+	  TRACE(GRANT_EV(0, 10, 5000, 0, 1, 0, 5)),
+	  .want = { { I1, 0 } } },
+
+	/* 2 one_kill_per_episode */
+	{ "one_kill_per_episode: victim exits before the next grant", &ARB,
+	  TRACE(GRANT(0, 10), KILL(1, 20), EXIT(2, 20), GRANT(3, 11),
+		KILL(4, 21)) },
+	{ "one_kill_per_episode: victim reaped before the next grant", &ARB,
+	  TRACE(GRANT(0, 10), KILL(1, 20), REAPED(2, 20), GRANT(3, 11)) },
+	{ "one_kill_per_episode: memory recovered before the next grant", &ARB,
+	  TRACE(GRANT(0, 10), KILL(1, 20), CLEAR(2, 0, FREED, 100),
+		GRANT(3, 11)) },
+	{ "one_kill_per_episode: a vetoed grant kills nobody", &ARB,
+	  TRACE(GRANT(0, 10), VETO(1, 10), GRANT(2, 11)) },
+	{ "one_kill_per_episode: second grant while the victim lives (breaks)",
+	  &ARB, TRACE(GRANT(0, 10), KILL(1, 20), GRANT(2, 11)),
+	  .want = { { I2, 2 } } },
+	{ "one_kill_per_episode: second grant before any kill (breaks)", &ARB,
+	  TRACE(GRANT(0, 10), GRANT(1, 11)),
+	  .want = { { I2, 1 } } },
+	{ "one_kill_per_episode: a timer clear is no recovery (breaks)", &ARB,
+	  TRACE(GRANT(0, 10), KILL(1, 20), CLEAR(2, 0, TIMEOUT, 5000),
+		GRANT(3, 11)),
+	  .want = { { I2, 3 } } },
+	{ "one_kill_per_episode: another task's exit does not count (breaks)",
+	  &ARB, TRACE(GRANT(0, 10), KILL(1, 20), EXIT(2, 21), GRANT(3, 11)),
+	  .want = { { I2, 3 } } },
+
+	/* 3 liveness: bound 5000 + 10000 + 250 ms */
+	{ "liveness: request resolved by fallback in time", &ARB,
+	  TRACE(REQ(0, 10), FALLBACK(15000, 10)) },
+	{ "liveness: request resolved by its grant", &ARB,
+	  TRACE(REQ(0, 10), GRANT(6000, 10)) },
+	{ "liveness: request resolved by a veto", &ARB,
+	  TRACE(REQ(0, 10), VETO(100, 10)) },
+	{ "liveness: request resolved by the requester's own kill", &STOCK,
+	  TRACE(REQ(0, 10), KILL(100, 10)) },
+	{ "liveness: request resolved by recovery", &ARB,
+	  TRACE(REQ(0, 10), CLEAR(100, 0, PROGRESS, 100)) },
+	{ "liveness: a young request at the end is pending, not late", &ARB,
+	  TRACE(REQ(0, 10), TICK(1000)), .end_ms = 15250, .pending = 1 },
+	{ "liveness: not checked without the sysctls", &UNKNOWN,
+	  TRACE(REQ(0, 10)), .end_ms = 100000 },
+	{ "liveness: deadline passes at a later event (breaks)", &ARB,
+	  TRACE(REQ(0, 10), TICK(15251)),
+	  .want = { { I3, 0 } } },
+	{ "liveness: a late fallback (breaks)", &ARB,
+	  TRACE(TICK(0), REQ(10, 10), DEFER(11, 10), FALLBACK(16000, 10)),
+	  .want = { { I3, 1 } } },
+	{ "liveness: still open at the end (breaks)", &ARB,
+	  TRACE(REQ(0, 10)), .end_ms = 20000,
+	  .want = { { I3, 0 } } },
+	{ "liveness: a timer clear resolves nothing (breaks)", &ARB,
+	  TRACE(REQ(0, 10), CLEAR(6000, 0, TIMEOUT, 5000)), .end_ms = 16000,
+	  .want = { { I3, 0 } } },
+	{ "liveness: another pid's grant resolves nothing (breaks)", &ARB,
+	  TRACE(REQ(0, 10), GRANT(5000, 11), KILL(5001, 20)), .end_ms = 16000,
+	  .want = { { I3, 0 } } },
+
+	/* 4 token_yields */
+	{ "token_yields: bypass in the episode", &TOKEN_NEVER,
+	  TRACE(KEPT(0, 512), BYPASS(1), KILL(2, 20)) },
+	{ "token_yields: the token kept nothing", &TOKEN_NEVER,
+	  TRACE(KEPT(0, 0), KILL(1, 20)) },
+	{ "token_yields: not checked with the token off", &STOCK,
+	  TRACE(KEPT(0, 512), KILL(1, 20)) },
+	{ "token_yields: memcg kill is exempt", &TOKEN_NEVER,
+	  TRACE(KEPT(0, 512), KILLC(1, 20, OW_CONSTRAINT_MEMCG)) },
+	{ "token_yields: the 2004 bug, kept and never bypassed (breaks)",
+	  &TOKEN_NEVER, TRACE(KEPT(0, 512), KILL(1, 20)),
+	  .want = { { I4, 1 } } },
+	{ "token_yields: a bypass does not carry over episodes (breaks)",
+	  &TOKEN_NEVER, TRACE(BYPASS(0), KEPT(1, 8), KILL(2, 20), KEPT(3, 8),
+			      KILL(4, 21)),
+	  .want = { { I4, 4 } } },
+	{ "token_yields: applies with the arbiter on too (breaks)", &ARB_TOKEN,
+	  TRACE(KEPT(0, 8), GRANT(1, 10), KILL(2, 20)),
+	  .want = { { I4, 2 } } },
+
+	/* 5 timer_works: bound 5000 + 1000 + 250 ms */
+	{ "timer_works: cleared by the timer on time", &ARB,
+	  TRACE(SET(0, 0), CLEAR(5000, 0, TIMEOUT, 5000)) },
+	{ "timer_works: cleared by progress", &ARB,
+	  TRACE(SET(0, 0), CLEAR(100, 0, PROGRESS, 100)) },
+	{ "timer_works: cleared at the last moment", &ARB,
+	  TRACE(SET(0, 0), CLEAR(6250, 0, TIMEOUT, 6250)) },
+	{ "timer_works: slack absorbs an early timer", &ARB,
+	  TRACE(SET(0, 0), CLEAR(4760, 0, TIMEOUT, 4750)) },
+	{ "timer_works: not checked with the arbiter off", &STOCK,
+	  TRACE(SET(0, 0), TICK(100000)) },
+	{ "timer_works: never cleared, seen at a later event (breaks)", &ARB,
+	  TRACE(SET(0, 0), TICK(6251)),
+	  .want = { { I5, 0 } } },
+	{ "timer_works: never cleared, seen at the end (breaks)", &ARB,
+	  TRACE(SET(0, 0)), .end_ms = 7000,
+	  .want = { { I5, 0 } } },
+	{ "timer_works: cleared late (breaks)", &ARB,
+	  TRACE(TICK(0), SET(1, 0), CLEAR(7000, 0, TIMEOUT, 6999)),
+	  .want = { { I5, 1 } } },
+	{ "timer_works: cleared by the timer too early (breaks)", &ARB,
+	  TRACE(SET(0, 0), CLEAR(4000, 0, TIMEOUT, 4000)),
+	  .want = { { I5, 1 } } },
+	{ "timer_works: a clear on another node does not count (breaks)", &ARB,
+	  TRACE(SET(0, 0), CLEAR(1000, 1, PROGRESS, 1000)), .end_ms = 7000,
+	  .want = { { I5, 0 } } },
+
+	/* 6 record_whole */
+	{ "record_whole: seq +1, time monotonic per cpu", &STOCK,
+	  TRACE(RAW(5, 0, 10), RAW(6, 1, 5), RAW(7, 0, 11), RAW(8, 1, 6)),
+	  .raw = true },
+	{ "record_whole: a lost record of 0", &STOCK,
+	  TRACE(TICK(0)), .lost = 0 },
+	{ "record_whole: a gap in seq (breaks)", &STOCK,
+	  TRACE(RAW(5, 0, 1), RAW(6, 0, 2), RAW(9, 0, 3)), .raw = true,
+	  .want = { { I6, 9 } } },
+	{ "record_whole: a duplicate seq (breaks)", &STOCK,
+	  TRACE(RAW(5, 0, 1), RAW(6, 0, 2), RAW(6, 0, 3)), .raw = true,
+	  .want = { { I6, 6 } } },
+	{ "record_whole: seq out of order (breaks twice)", &STOCK,
+	  TRACE(RAW(5, 0, 1), RAW(7, 0, 2), RAW(6, 0, 3)), .raw = true,
+	  .want = { { I6, 7 }, { I6, 6 } } },
+	{ "record_whole: time goes back on one cpu (breaks)", &STOCK,
+	  TRACE(RAW(5, 0, 10), RAW(6, 1, 5), RAW(7, 0, 9)), .raw = true,
+	  .want = { { I6, 7 } } },
+	{ "record_whole: events lost (breaks)", &STOCK,
+	  TRACE(TICK(0)), .lost = 3,
+	  .want = { { I6, NONE } } },
+};
+
+/* ---------------------------------------------------------- the runner */
+
+#define MAX_SEEN 16
+
+struct seen {
+	unsigned int n;
+	struct ow_violation v[MAX_SEEN];
+};
+
+static void collect(void *ctx, const struct ow_violation *v)
+{
+	struct seen *s = ctx;
+
+	if (s->n < MAX_SEEN)
+		s->v[s->n] = *v;
+	s->n++;
+}
+
+static bool matches(const struct seen *s, const struct expect *want,
+		    unsigned int pending, const struct ow_checker *c)
+{
+	unsigned int n = 0;
+
+	while (n < 4 && want[n].inv)
+		n++;
+	if (s->n != n || ow_checker_pending(c) != pending ||
+	    ow_checker_violations(c, 0) != n)
+		return false;
+	for (unsigned int i = 0; i < n; i++)
+		if (s->v[i].inv != want[i].inv || s->v[i].seq != want[i].seq ||
+		    strcmp(s->v[i].name, ow_invariant_name(want[i].inv)) ||
+		    strncmp(s->v[i].msg, s->v[i].name, strlen(s->v[i].name)))
+			return false;
+	return true;
+}
+
+static void show(const struct seen *s, const struct ow_checker *c)
+{
+	tap_diag("%u violations, %u pending:", s->n, ow_checker_pending(c));
+	for (unsigned int i = 0; i < s->n && i < MAX_SEEN; i++)
+		tap_diag("  [%d seq %lld] %s", s->v[i].inv,
+			 (long long)s->v[i].seq, s->v[i].msg);
+}
+
+static void run_case(const struct ccase *k)
+{
+	struct ow_check_opts opts;
+	struct ow_checker c;
+	struct seen s = { 0 };
+	unsigned long long last = 0;
+
+	ow_check_opts_default(&opts);
+	opts.report = collect;
+	opts.ctx = &s;
+	ow_checker_init(&c, k->cfg, &opts);
+	for (size_t i = 0; i < k->n; i++) {
+		struct oomwatch_event ev = k->ev[i];
+
+		if (!k->raw) {
+			ev.seq = i;
+			ev.cpu = 0;
+		}
+		ow_checker_feed(&c, &ev);
+		last = ev.ts_ns;
+	}
+	ow_checker_lost(&c, k->lost);
+	ow_checker_finish(&c, k->end_ms ? MS(k->end_ms) : last);
+	if (!tap_ok(matches(&s, k->want, k->pending, &c), "%s", k->name))
+		show(&s, &c);
+}
+
+/* ------------------------------------------------------- other checks */
+
+static void test_message(void)
+{
+	const struct oomwatch_event ev = {
+		.seq = 812, .ts_ns = 12345678901ULL, .type = OW_MARK_VICTIM,
+		.victim = { .pid = 77, .comm = "hog" },
+	};
+	const struct oomwatch_event odd = {
+		.seq = 813, .ts_ns = 12345678902ULL, .type = OW_MARK_VICTIM,
+		.victim = { .pid = 78, .comm = "a\\b\n\xff" },
+	};
+	struct ow_check_opts opts;
+	struct ow_checker c;
+	struct seen s = { 0 };
+
+	ow_check_opts_default(&opts);
+	opts.report = collect;
+	opts.ctx = &s;
+	ow_checker_init(&c, &ARB, &opts);
+	ow_checker_feed(&c, &ev);
+	ow_checker_feed(&c, &odd);
+	tap_ok(s.n == 2 && s.v[0].ts_ns == ev.ts_ns &&
+	       !strcmp(s.v[0].msg, "no_kill_without_grant: mark_victim seq 812 at 12.345678s killed pid 77 (hog) with no oom_grant or oom_fallback since the last kill") &&
+	       strstr(s.v[1].msg, "killed pid 78 (a\\x5cb\\x0a\\xff) with"),
+	       "message: names the event, its seq, time, victim; comm escaped");
+}
+
+static void test_enabled(void)
+{
+	struct ow_checker c;
+	bool ok;
+
+	ow_checker_init(&c, &ARB, NULL);
+	ok = ow_checker_enabled(&c, I1) && ow_checker_enabled(&c, I2) &&
+	     ow_checker_enabled(&c, I3) && !ow_checker_enabled(&c, I4) &&
+	     ow_checker_enabled(&c, I5) && ow_checker_enabled(&c, I6) &&
+	     !ow_checker_enabled(&c, 0) && !ow_checker_enabled(&c, 7);
+	ow_checker_init(&c, NULL, NULL);
+	for (int i = 1; i <= 5; i++)
+		ok &= !ow_checker_enabled(&c, i);
+	ok &= ow_checker_enabled(&c, I6) && !ow_invariant_name(0) &&
+	      !ow_invariant_name(7) &&
+	      !strcmp(ow_invariant_name(I4), "token_yields");
+	tap_ok(ok, "configuration decides which invariants are checked");
+}
+
+/* More open requests than the table holds, and feeding after finish. */
+static void test_limits(void)
+{
+	struct oomwatch_event ev = { .type = OW_OOM_REQUEST };
+	struct ow_checker c;
+	bool ok;
+
+	ow_checker_init(&c, &ARB, NULL);
+	for (unsigned int i = 0; i < OW_CHECK_MAX_REQUESTS + 10; i++) {
+		ev.seq = i;
+		ev.request.pid = 1000 + i;
+		ow_checker_feed(&c, &ev);
+	}
+	ok = c.untracked_requests == 10;
+	ow_checker_finish(&c, MS(20000));
+	ok &= ow_checker_violations(&c, I3) == OW_CHECK_MAX_REQUESTS;
+	ev.seq = 99999;
+	ow_checker_feed(&c, &ev);
+	ow_checker_lost(&c, 5);
+	ow_checker_finish(&c, MS(90000));
+	ok &= ow_checker_violations(&c, 0) == OW_CHECK_MAX_REQUESTS;
+	tap_ok(ok, "limits: request table overflow is counted; finish is final");
+}
+
+/* ------------------------------------------------------------ fixtures */
+
+struct replay {
+	struct ow_checker c;
+	struct seen s;
+	int records;
+	char error[OW_ERR_MAX];
+};
+
+static int replay_file(const char *name, struct replay *r)
+{
+	struct ow_check_opts opts;
+	struct ow_reader rd;
+	struct ow_record rec;
+	char path[512];
+	unsigned long long last = 0;
+	bool init = false;
+	FILE *f;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(path, sizeof(path), "%s/%s", FIXTURE_DIR, name);
+	f = fopen(path, "r");
+	if (!f) {
+		snprintf(r->error, sizeof(r->error), "cannot open %.200s",
+			 path);
+		return -1;
+	}
+	ow_check_opts_default(&opts);
+	opts.report = collect;
+	opts.ctx = &r->s;
+	ow_reader_init(&rd, f, name);
+	while ((ret = ow_reader_next(&rd, &rec)) == 1) {
+		r->records++;
+		if (rec.kind == OW_REC_HEADER) {
+			opts.kswapd_period_ms = rec.header.kswapd_period_ms;
+			ow_checker_init(&r->c, &rec.header.config, &opts);
+			init = true;
+			continue;
+		}
+		if (!init) {
+			ret = -1;
+			snprintf(rd.error, sizeof(rd.error), "no header");
+			break;
+		}
+		if (rec.kind == OW_REC_EVENT) {
+			ow_checker_feed(&r->c, &rec.event);
+			last = rec.event.ts_ns;
+		} else if (rec.kind == OW_REC_LOST) {
+			ow_checker_lost(&r->c, rec.lost.count);
+		}
+	}
+	fclose(f);
+	if (ret < 0) {
+		snprintf(r->error, sizeof(r->error), "%s", ow_reader_error(&rd));
+		return -1;
+	}
+	ow_checker_finish(&r->c, last);
+	return 0;
+}
+
+struct fixture_case {
+	const char *file;
+	int records;
+	unsigned int pending;
+	struct expect want[4];
+};
+
+static const struct fixture_case fixtures[] = {
+	{ "arbiter_ok.jsonl", 25, 0, { { 0, 0 } } },
+	{ "token_bug_2004.jsonl", 9, 0, { { I4, 105 } } },
+	{ "kill_without_grant.jsonl", 5, 1, { { I1, 2 } } },
+	{ "stuck_request.jsonl", 13, 0, { { I3, 1 } } },
+	{ "broken_record.jsonl", 6, 0,
+	  { { I6, 44 }, { I6, 45 }, { I6, NONE } } },
+};
+
+static void test_fixtures(void)
+{
+	static struct replay r;
+
+	for (size_t i = 0; i < ARRAY_SIZE(fixtures); i++) {
+		const struct fixture_case *f = &fixtures[i];
+		bool ok = !replay_file(f->file, &r);
+
+		ok = ok && r.records == f->records &&
+		     matches(&r.s, f->want, f->pending, &r.c);
+		if (!tap_ok(ok, "fixture %s", f->file)) {
+			tap_diag("%s (%d records)", r.error, r.records);
+			show(&r.s, &r.c);
+		}
+	}
+}
+
+int main(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
+		run_case(&cases[i]);
+	test_message();
+	test_enabled();
+	test_limits();
+	test_fixtures();
+	return tap_done();
+}

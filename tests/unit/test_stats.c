@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Summary statistics: nearest-rank percentiles on known arrays, the
+ * latency series of a known trace, and the summary line, which the
+ * decoder must accept.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include <stdlib.h>
+#include <string.h>
+#include "stats.h"
+
+/* tap.c */
+bool tap_ok(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int tap_done(void);
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define MS(t)		((unsigned long long)(t) * 1000000ULL)
+
+static bool pct_is(unsigned long long *v, size_t n, size_t want_n,
+		   unsigned long long min, unsigned long long median,
+		   unsigned long long p95, unsigned long long max)
+{
+	struct ow_pct p;
+	int ret = ow_percentiles(v, n, &p);
+
+	if (ret != (n ? 0 : -1) || p.n != want_n || p.min != min ||
+	    p.median != median || p.p95 != p95 || p.max != max) {
+		tap_diag("n=%zu: got n %zu min %llu median %llu p95 %llu max %llu",
+			 n, p.n, p.min, p.median, p.p95, p.max);
+		return false;
+	}
+	return true;
+}
+
+static void test_percentiles(void)
+{
+	unsigned long long one[] = { 42 };
+	unsigned long long two[] = { 9, 3 };
+	unsigned long long ten[] = { 10, 9, 8, 7, 6, 5, 4, 3, 2, 1 };
+	unsigned long long twenty[20], hundred[100], dup[] = { 5, 5, 5, 1 };
+
+	for (int i = 0; i < 20; i++)
+		twenty[i] = 20 - i;
+	for (int i = 0; i < 100; i++)
+		hundred[(i * 37) % 100] = i + 1;	/* a permutation */
+
+	tap_ok(pct_is(NULL, 0, 0, 0, 0, 0, 0), "percentiles: n=0 is all zero");
+	tap_ok(pct_is(one, 1, 1, 42, 42, 42, 42), "percentiles: n=1");
+	tap_ok(pct_is(two, 2, 2, 3, 3, 9, 9),
+	       "percentiles: n=2, median is the lower middle (rank 1)");
+	tap_ok(pct_is(ten, 10, 10, 1, 5, 10, 10),
+	       "percentiles: n=10, p95 is rank 10");
+	tap_ok(pct_is(twenty, 20, 20, 1, 10, 19, 20),
+	       "percentiles: n=20, p95 is rank 19");
+	tap_ok(pct_is(hundred, 100, 100, 1, 50, 95, 100),
+	       "percentiles: n=100 shuffled");
+	tap_ok(pct_is(dup, 4, 4, 1, 5, 5, 5), "percentiles: duplicates");
+}
+
+#define E(t, ty, ...)	{ .ts_ns = MS(t), .type = (ty), __VA_ARGS__ }
+
+static const struct oomwatch_event trace[] = {
+	E(0, OW_UNRECLAIMABLE_SET, .unrecl = { .nid = 0 }),
+	E(10, OW_OOM_REQUEST, .request = { .pid = 1 }),
+	E(12, OW_OOM_DEFER, .request = { .pid = 1 }),	/* 2 ms */
+	E(13, OW_OOM_DEFER, .request = { .pid = 1 }),	/* not the first */
+	E(20, OW_OOM_REQUEST, .request = { .pid = 2 }),
+	E(50, OW_OOM_REQUEST, .request = { .pid = 2 }),	/* still waiting */
+	E(5000, OW_UNRECLAIMABLE_CLEAR, .unrecl = { .nid = 0,
+		.reason = OW_CLEAR_TIMEOUT }),		/* still hopeless */
+	E(5001, OW_UNRECLAIMABLE_SET, .unrecl = { .nid = 0 }),
+	E(5020, OW_OOM_GRANT, .grant = { .pid = 2 }),	/* 5000 ms */
+	E(5030, OW_MARK_VICTIM, .victim = { .pid = 3 }),	/* node 0: 5030 */
+	E(5040, OW_MARK_VICTIM, .victim = { .pid = 4,
+		.constraint = OW_CONSTRAINT_MEMCG }),	/* no episode */
+	E(6000, OW_UNRECLAIMABLE_SET, .unrecl = { .nid = 1 }),
+	E(6100, OW_UNRECLAIMABLE_CLEAR, .unrecl = { .nid = 1,
+		.reason = OW_CLEAR_PROGRESS }),		/* starts over */
+	E(7000, OW_UNRECLAIMABLE_SET, .unrecl = { .nid = 1 }),
+	E(7000, OW_OOM_REQUEST, .request = { .pid = 5 }),
+	E(7300, OW_OOM_FALLBACK, .request = { .pid = 5 }),	/* 300 ms */
+	E(7500, OW_MARK_VICTIM, .victim = { .pid = 6 }),	/* node 1: 500 */
+	{ .ts_ns = MS(7600), .type = 99 },
+};
+
+static void feed_trace(struct ow_stats *s, struct ow_checker *c)
+{
+	ow_stats_init(s);
+	ow_checker_init(c, NULL, NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(trace); i++) {
+		struct oomwatch_event ev = trace[i];
+
+		ev.seq = i;
+		ow_stats_feed(s, &ev);
+		ow_checker_feed(c, &ev);
+	}
+	ow_stats_lost(s, 2);
+	ow_checker_lost(c, 2);
+	ow_checker_finish(c, MS(8000));
+}
+
+static void test_series(void)
+{
+	struct ow_stats s;
+	struct ow_checker c;
+	struct ow_pct p;
+	bool ok;
+
+	feed_trace(&s, &c);
+	ok = s.events == ARRAY_SIZE(trace) && s.episodes == 2 &&
+	     s.count[OW_MARK_VICTIM] == 3 && s.count[OW_OOM_REQUEST] == 4 &&
+	     s.count[0] == 1 && s.lost == 2;
+	tap_ok(ok, "stats: counts per type, unknown types, episodes, lost");
+
+	ow_percentiles(s.request_to_verdict.v, s.request_to_verdict.n, &p);
+	tap_ok(p.n == 3 && p.min == MS(2) && p.median == MS(300) &&
+	       p.max == MS(5000),
+	       "stats: request -> first verdict, clock from the first request");
+	ow_percentiles(s.unreclaimable_to_kill.v, s.unreclaimable_to_kill.n,
+		       &p);
+	tap_ok(p.n == 2 && p.min == MS(500) && p.max == MS(5030),
+	       "stats: unreclaimable -> kill, a timer clear does not restart");
+	ow_stats_free(&s);
+}
+
+static void test_output(void)
+{
+	struct ow_stats s;
+	struct ow_checker c;
+	struct ow_record rec;
+	char *buf = NULL, why[OW_ERR_MAX];
+	size_t len = 0;
+	FILE *f;
+	bool ok;
+
+	feed_trace(&s, &c);
+	f = open_memstream(&buf, &len);
+	ow_stats_write_json(f, &s, &c);
+	fclose(f);
+	ok = len > 0 && buf[len - 1] == '\n' && len < OW_LINE_MAX &&
+	     !ow_json_decode_line(buf, len - 1, &rec, why, sizeof(why)) &&
+	     rec.kind == OW_REC_SUMMARY &&
+	     strstr(buf, "\"episodes\":2,") &&
+	     strstr(buf, "\"request_to_verdict_ns\":{\"n\":3,\"min\":2000000,"
+			 "\"median\":300000000,\"p95\":5000000000,"
+			 "\"max\":5000000000}") &&
+	     strstr(buf, "\"record_whole\":1") &&
+	     strstr(buf, "\"checked\":[\"record_whole\"]") &&
+	     strstr(buf, "\"unknown\":1");
+	if (!tap_ok(ok, "summary line: decodes as a summary, carries the numbers"))
+		tap_diag("%s %s", buf, why);
+	free(buf);
+
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	ow_stats_print(f, &s, &c);
+	fclose(f);
+	ok = strstr(buf, "summary: 18 events, 2 OOM episodes, 2 lost") &&
+	     strstr(buf, "request -> verdict") &&
+	     strstr(buf, "n=3 min 2.000 median 300.000 p95 5000.000 max 5000.000 ms") &&
+	     strstr(buf, "6 record_whole           1 violation") &&
+	     strstr(buf, "1 no_kill_without_grant  not checked");
+	if (!tap_ok(ok, "human summary: counts, latencies, invariants"))
+		tap_diag("%s", buf);
+	free(buf);
+	ow_stats_free(&s);
+
+	/* No checker, no samples: still a valid summary line. */
+	ow_stats_init(&s);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	ow_stats_write_json(f, &s, NULL);
+	ow_stats_print(f, &s, NULL);
+	fclose(f);
+	ok = !ow_json_decode_line(buf, strchr(buf, '\n') - buf, &rec, why,
+				  sizeof(why)) &&
+	     !strstr(buf, "violations") && strstr(buf, "no samples");
+	tap_ok(ok, "summary of nothing, without a checker");
+	free(buf);
+	ow_stats_free(&s);
+}
+
+int main(void)
+{
+	test_percentiles();
+	test_series();
+	test_output();
+	return tap_done();
+}

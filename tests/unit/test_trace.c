@@ -1,0 +1,529 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The JSON-lines codec: round trips of every record kind, one case per
+ * class of malformed input with its exact "file:line: why", and a burst of
+ * mutated lines that must never crash (run under ASan and UBSan).
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "trace.h"
+
+/* tap.c */
+bool tap_ok(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int tap_done(void);
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+static unsigned long long rng_state = 0x9e3779b97f4a7c15ULL;
+
+static unsigned long long rnd(void)
+{
+	/* xorshift64*: deterministic, so a failure reproduces */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545f4914f6cdd1dULL;
+}
+
+/* Values that stress the encoder: extremes of every width, and noise. */
+static void fill_random(void *p, size_t len)
+{
+	unsigned char *b = p;
+
+	for (size_t i = 0; i < len; i++) {
+		switch (rnd() % 4) {
+		case 0:
+			b[i] = 0;
+			break;
+		case 1:
+			b[i] = 0xff;
+			break;
+		default:
+			b[i] = rnd();
+		}
+	}
+}
+
+static void random_event(struct oomwatch_event *ev, unsigned int type)
+{
+	fill_random(ev, sizeof(*ev));
+	ev->type = type;
+	if (type == OW_OOM_GRANT)
+		ev->grant.nr_zones = rnd() % (OOMWATCH_MAX_ZONES + 1);
+}
+
+/* encode -> decode -> equal, and encode again gives the same bytes. */
+static bool round_trip(const struct oomwatch_event *ev, char *why, size_t size)
+{
+	char a[OW_LINE_MAX], b[OW_LINE_MAX];
+	struct ow_record rec;
+	int la, lb;
+
+	la = ow_json_format_event(a, sizeof(a), ev);
+	if (la <= 0 || a[la - 1] != '\n') {
+		snprintf(why, size, "encode failed: %s", strerror(errno));
+		return false;
+	}
+	if (ow_json_decode_line(a, la - 1, &rec, why, size))
+		return false;
+	if (rec.kind != OW_REC_EVENT || !ow_event_equal(ev, &rec.event)) {
+		snprintf(why, size, "decoded event differs: %.200s", a);
+		return false;
+	}
+	lb = ow_json_format_event(b, sizeof(b), &rec.event);
+	if (la != lb || memcmp(a, b, la)) {
+		snprintf(why, size, "re-encoding differs: %.200s", a);
+		return false;
+	}
+	return true;
+}
+
+static void test_names(void)
+{
+	bool ok = true;
+
+	for (unsigned int t = 1; t < OW_NR_TYPES; t++) {
+		const char *n = ow_event_type_name(t);
+
+		if (!n || ow_event_type_from_name(n) != t) {
+			tap_diag("type %u has no name or does not map back", t);
+			ok = false;
+		}
+	}
+	ok &= !ow_event_type_name(0) && !ow_event_type_name(OW_NR_TYPES) &&
+	      !ow_event_type_from_name("header") &&
+	      !ow_event_type_from_name("mark_victi") &&
+	      !ow_event_type_from_name(NULL);
+	ok &= !strcmp(ow_verdict_reason_name(OW_RULE_TOO_SOON), "too_soon") &&
+	      !strcmp(ow_clear_reason_name(OW_CLEAR_TIMEOUT), "timeout") &&
+	      !strcmp(ow_token_reason_name(OW_TOKEN_DISABLED), "disabled") &&
+	      !strcmp(ow_constraint_name(OW_CONSTRAINT_SYSRQ), "sysrq") &&
+	      !strcmp(ow_constraint_name(99), "invalid");
+	tap_ok(ok, "names: every event type and enum value maps both ways");
+}
+
+static void test_round_trip_types(void)
+{
+	char why[OW_ERR_MAX];
+
+	for (unsigned int t = 1; t < OW_NR_TYPES; t++) {
+		struct oomwatch_event ev;
+		bool ok = true;
+
+		for (int i = 0; i < 300 && ok; i++) {
+			random_event(&ev, t);
+			ok = round_trip(&ev, why, sizeof(why));
+		}
+		if (!ok)
+			tap_diag("%s", why);
+		tap_ok(ok, "round trip: %s, 300 random events",
+		       ow_event_type_name(t));
+	}
+}
+
+/* Every byte value 1..255 somewhere in a comm, and a full 16-byte one. */
+static void test_round_trip_comm(void)
+{
+	struct oomwatch_event ev;
+	char why[OW_ERR_MAX];
+	bool ok = true;
+
+	for (int start = 1; start < 256 && ok; start += 15) {
+		memset(&ev, 0, sizeof(ev));
+		ev.type = OW_OOM_REQUEST;
+		for (int i = 0; i < 15; i++) {
+			ev.comm[i] = (char)(start + i > 255 ? 'x' : start + i);
+			ev.request.comm[i] = ev.comm[i];
+		}
+		ok = round_trip(&ev, why, sizeof(why));
+	}
+	memset(ev.comm, 'z', sizeof(ev.comm));	/* no NUL at all */
+	ok = ok && round_trip(&ev, why, sizeof(why));
+	if (!ok)
+		tap_diag("%s", why);
+	tap_ok(ok, "round trip: comm with every byte value, and unterminated");
+}
+
+static void test_encoder_rejects(void)
+{
+	struct oomwatch_event ev = { .type = OW_NR_TYPES };
+	char buf[OW_LINE_MAX];
+	bool ok;
+
+	ok = ow_json_format_event(buf, sizeof(buf), &ev) < 0 &&
+	     errno == EINVAL;
+	ev.type = 0;
+	ok &= ow_json_format_event(buf, sizeof(buf), &ev) < 0;
+	ev.type = OW_OOM_GRANT;
+	ev.grant.nr_zones = OOMWATCH_MAX_ZONES + 1;
+	ok &= ow_json_format_event(buf, sizeof(buf), &ev) < 0;
+	ev.grant.nr_zones = 1;
+	ok &= ow_json_format_event(buf, 40, &ev) < 0 && errno == ENOSPC &&
+	      strlen(buf) < 40;
+	ok &= ow_json_format_lost(buf, sizeof(buf), -1, -1) < 0;
+	tap_ok(ok, "encoder: refuses unknown types, nr_zones > max, short buffers");
+}
+
+static void test_header(void)
+{
+	const struct ow_config cfg = { 1, INT_MAX, INT_MIN, -1, 0 };
+	const char *kernel = "6.1.0-\"odd\"\\\x01\xe9";
+	struct ow_record rec;
+	char buf[OW_LINE_MAX], why[OW_ERR_MAX];
+	int len;
+	bool ok;
+
+	len = ow_json_format_header(buf, sizeof(buf), &cfg, kernel, 1000);
+	ok = len > 0 && !ow_json_decode_line(buf, len - 1, &rec, why,
+					     sizeof(why)) &&
+	     rec.kind == OW_REC_HEADER &&
+	     !memcmp(&rec.header.config, &cfg, sizeof(cfg)) &&
+	     !strcmp(rec.header.kernel, kernel) &&
+	     rec.header.kswapd_period_ms == 1000;
+	if (!ok)
+		tap_diag("%s / %s", buf, why);
+	tap_ok(ok, "round trip: header with extreme config and odd kernel string");
+}
+
+static void test_lost_and_summary(void)
+{
+	static const char summary[] =
+		"{\"type\":\"summary\",\"v\":1,\"x\":{\"y\":[1,{\"z\":null}]},"
+		"\"events\":1.5e3,\"s\":\"\\u00e9\"}";
+	struct ow_record rec;
+	char buf[OW_LINE_MAX], why[OW_ERR_MAX];
+	int len;
+	bool ok;
+
+	len = ow_json_format_lost(buf, sizeof(buf), -1, LLONG_MAX);
+	ok = len > 0 && !ow_json_decode_line(buf, len - 1, &rec, why,
+					     sizeof(why)) &&
+	     rec.kind == OW_REC_LOST && rec.lost.cpu == -1 &&
+	     rec.lost.count == LLONG_MAX;
+	tap_ok(ok, "round trip: lost record");
+	ok = !ow_json_decode_line(summary, strlen(summary), &rec, why,
+				  sizeof(why)) && rec.kind == OW_REC_SUMMARY;
+	if (!ok)
+		tap_diag("%s", why);
+	tap_ok(ok, "summary: unknown and nested keys are skipped");
+}
+
+/* A recording that starts with a valid header, then the line under test. */
+#define HDR "{\"v\":1,\"type\":\"header\",\"tool\":\"oomwatch\",\"kernel\":\"k\"," \
+	"\"config\":{\"oom_arbiter\":1,\"oom_unreclaimable_timeout_ms\":5000," \
+	"\"oom_arbiter_fallback_ms\":10000,\"swap_token\":0," \
+	"\"swap_token_bypass_priority\":2},\"kswapd_period_ms\":1000}\n"
+#define EVH(seq) "{\"v\":1,\"seq\":" seq ",\"ts_ns\":5,\"cpu\":0,\"pid\":1," \
+	"\"tgid\":1,\"comm\":\"c\","
+#define EXIT_OK(seq) EVH(seq) "\"type\":\"task_exit\",\"exit_pid\":1," \
+	"\"exit_tgid\":1}\n"
+
+struct bad_case {
+	const char *what;
+	const char *text;
+	const char *error;	/* exact ow_reader_error() */
+};
+
+static const struct bad_case bad_cases[] = {
+	{ "missing field", HDR
+	  "{\"v\":1,\"ts_ns\":5,\"cpu\":0,\"pid\":1,\"tgid\":1,\"comm\":\"c\","
+	  "\"type\":\"task_exit\",\"exit_pid\":1,\"exit_tgid\":1}\n",
+	  "t.jsonl:2: field \"seq\" missing" },
+	{ "missing payload field", HDR EVH("1")
+	  "\"type\":\"task_exit\",\"exit_pid\":1}\n",
+	  "t.jsonl:2: field \"exit_tgid\" missing" },
+	{ "bad number (syntax)", HDR EVH("12a")
+	  "\"type\":\"task_exit\",\"exit_pid\":1,\"exit_tgid\":1}\n",
+	  "t.jsonl:2: bad number \"12a\" at column 14" },
+	{ "bad number (leading zero)", HDR EVH("012")
+	  "\"type\":\"task_exit\",\"exit_pid\":1,\"exit_tgid\":1}\n",
+	  "t.jsonl:2: bad number \"012\" at column 14" },
+	{ "bad number (fraction)", HDR EVH("1.5")
+	  "\"type\":\"task_exit\",\"exit_pid\":1,\"exit_tgid\":1}\n",
+	  "t.jsonl:2: field \"seq\": bad number \"1.5\" (not an integer)" },
+	{ "number out of range", HDR EVH("1")
+	  "\"type\":\"task_exit\",\"exit_pid\":4294967296,\"exit_tgid\":1}\n",
+	  "t.jsonl:2: field \"exit_pid\": 4294967296 out of range" },
+	{ "u64 overflow", HDR EVH("18446744073709551616")
+	  "\"type\":\"task_exit\",\"exit_pid\":1,\"exit_tgid\":1}\n",
+	  "t.jsonl:2: field \"seq\": 18446744073709551616 out of range" },
+	{ "negative unsigned", HDR EVH("-1")
+	  "\"type\":\"task_exit\",\"exit_pid\":1,\"exit_tgid\":1}\n",
+	  "t.jsonl:2: field \"seq\": -1 out of range" },
+	{ "string for a number", HDR EVH("\"1\"")
+	  "\"type\":\"task_exit\",\"exit_pid\":1,\"exit_tgid\":1}\n",
+	  "t.jsonl:2: field \"seq\": expected an integer" },
+	{ "unknown type", HDR EVH("1") "\"type\":\"foo\"}\n",
+	  "t.jsonl:2: unknown event type \"foo\"" },
+	{ "unknown field", HDR EVH("1")
+	  "\"type\":\"task_exit\",\"exit_pid\":1,\"exit_tgid\":1,\"x\":0}\n",
+	  "t.jsonl:2: unknown field \"x\" in task_exit event" },
+	{ "wrong version", "{\"v\":2,\"type\":\"header\",\"anything\":1}\n",
+	  "t.jsonl:1: version 2 not supported" },
+	{ "missing version", HDR "{\"type\":\"lost\",\"cpu\":0,\"count\":1}\n",
+	  "t.jsonl:2: field \"v\" missing" },
+	{ "header not first", HDR HDR,
+	  "t.jsonl:2: header must be the first line" },
+	{ "line after the summary", HDR "{\"v\":1,\"type\":\"summary\"}\n"
+	  EXIT_OK("1"),
+	  "t.jsonl:3: line after the summary (summary must be the last line)" },
+	{ "truncated last line", HDR EXIT_OK("1") "{\"v\":1,\"seq\"",
+	  "t.jsonl:3: truncated line (no newline at end of file)" },
+	{ "non-object", HDR "[1,2]\n", "t.jsonl:2: not a JSON object" },
+	{ "non-object (scalar)", "42\n", "t.jsonl:1: not a JSON object" },
+	{ "empty line", HDR "\n", "t.jsonl:2: empty line" },
+	{ "duplicate key", HDR EVH("1")
+	  "\"type\":\"task_exit\",\"exit_pid\":1,\"exit_pid\":1}\n",
+	  "t.jsonl:2: duplicate key \"exit_pid\"" },
+	{ "duplicate key (escaped)", HDR EVH("1")
+	  "\"type\":\"task_exit\",\"s\\u0065q\":1}\n",
+	  "t.jsonl:2: duplicate key \"seq\"" },
+	{ "bad escape", HDR "{\"v\":1,\"comm\":\"a\\qb\"}\n",
+	  "t.jsonl:2: bad escape \"\\q\" at column 17" },
+	{ "escape above 0xff", HDR "{\"v\":1,\"comm\":\"\\u0100\"}\n",
+	  "t.jsonl:2: bad escape \"\\u0100\" at column 16" },
+	{ "short \\u escape", HDR "{\"v\":1,\"comm\":\"\\u00\"}\n",
+	  "t.jsonl:2: bad escape \"\\u00\"\" at column 16" },
+	{ "control byte in string", HDR "{\"v\":1,\"comm\":\"a\tb\"}\n",
+	  "t.jsonl:2: control byte 0x09 in string at column 17" },
+	{ "comm too long", HDR
+	  "{\"v\":1,\"seq\":1,\"ts_ns\":5,\"cpu\":0,\"pid\":1,\"tgid\":1,"
+	  "\"comm\":\"0123456789abcdefg\",\"type\":\"task_exit\","
+	  "\"exit_pid\":1,\"exit_tgid\":1}\n",
+	  "t.jsonl:2: field \"comm\": longer than 16 bytes" },
+	{ "unterminated string", HDR "{\"v\":1,\"comm\":\"abc}\n",
+	  "t.jsonl:2: unterminated string at column 15" },
+	{ "trailing characters", HDR EXIT_OK("1") "{\"v\":1} x\n",
+	  "t.jsonl:3: trailing characters after the object at column 9" },
+	{ "trailing comma", HDR "{\"v\":1,}\n",
+	  "t.jsonl:2: expected a key at column 8" },
+	{ "missing colon", HDR "{\"v\" 1}\n",
+	  "t.jsonl:2: expected ':' at column 6" },
+	{ "unexpected character", HDR "{\"v\":x}\n",
+	  "t.jsonl:2: unexpected character 'x' at column 6" },
+	{ "bad literal", HDR "{\"v\":tru}\n",
+	  "t.jsonl:2: unexpected character 't' at column 6" },
+	{ "nesting too deep", HDR
+	  "{\"v\":1,\"type\":\"summary\",\"a\":[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]}\n",
+	  "t.jsonl:2: nesting deeper than 16 at column 44" },
+	{ "zones count mismatch", HDR EVH("1")
+	  "\"type\":\"oom_grant\",\"nid\":0,\"grant_pid\":1,"
+	  "\"unreclaimable_ms\":1,\"looping\":1,\"low_reclaimed\":0,"
+	  "\"nr_zones\":2,\"zones\":[{\"free\":1,\"min\":2}]}\n",
+	  "t.jsonl:2: field \"zones\": 1 entries but nr_zones is 2" },
+	{ "too many zones", HDR EVH("1")
+	  "\"type\":\"oom_grant\",\"nid\":0,\"grant_pid\":1,"
+	  "\"unreclaimable_ms\":1,\"looping\":1,\"low_reclaimed\":0,"
+	  "\"nr_zones\":5,\"zones\":[]}\n",
+	  "t.jsonl:2: field \"nr_zones\": 5 out of range (at most 4)" },
+	{ "zone field missing", HDR EVH("1")
+	  "\"type\":\"oom_grant\",\"nid\":0,\"grant_pid\":1,"
+	  "\"unreclaimable_ms\":1,\"looping\":1,\"low_reclaimed\":0,"
+	  "\"nr_zones\":1,\"zones\":[{\"free\":1}]}\n",
+	  "t.jsonl:2: field \"zones[0].min\" missing" },
+	{ "enum name not a string", HDR EVH("1")
+	  "\"type\":\"oom_veto\",\"request_pid\":1,\"nid\":0,\"order\":0,"
+	  "\"gfp_flags\":0,\"reason\":8,\"reason_name\":8,\"waited_ms\":0,"
+	  "\"request_comm\":\"c\"}\n",
+	  "t.jsonl:2: field \"reason_name\": expected a string" },
+	{ "s32 out of range", HDR EVH("1")
+	  "\"type\":\"kswapd_wake\",\"nid\":-2147483649,\"zid\":0,"
+	  "\"order\":0}\n",
+	  "t.jsonl:2: field \"nid\": -2147483649 out of range" },
+	{ "config field missing",
+	  "{\"v\":1,\"type\":\"header\",\"tool\":\"oomwatch\",\"kernel\":\"k\","
+	  "\"config\":{\"oom_arbiter\":1},\"kswapd_period_ms\":1000}\n",
+	  "t.jsonl:1: field \"config.oom_unreclaimable_timeout_ms\" missing" },
+	{ "not our tool",
+	  "{\"v\":1,\"type\":\"header\",\"tool\":\"other\",\"kernel\":\"k\","
+	  "\"config\":{},\"kswapd_period_ms\":1000}\n",
+	  "t.jsonl:1: not an oomwatch recording (tool \"other\")" },
+	{ "lost count negative", HDR
+	  "{\"v\":1,\"type\":\"lost\",\"cpu\":-1,\"count\":-3}\n",
+	  "t.jsonl:2: field \"count\": -3 out of range" },
+};
+
+/* Runs text through a reader; the last result and the error. */
+static int read_all(const char *text, size_t len, char *err, size_t size,
+		    int *records)
+{
+	struct ow_reader r;
+	struct ow_record rec;
+	FILE *f;
+	int ret;
+
+	*records = 0;
+	f = fmemopen((void *)text, len, "r");
+	if (!f)
+		return -2;
+	ow_reader_init(&r, f, "t.jsonl");
+	while ((ret = ow_reader_next(&r, &rec)) == 1)
+		(*records)++;
+	snprintf(err, size, "%s", ow_reader_error(&r));
+	/* Errors are sticky. */
+	if (ret < 0 && ow_reader_next(&r, &rec) != -1)
+		ret = -3;
+	fclose(f);
+	return ret;
+}
+
+static void test_bad_inputs(void)
+{
+	char err[OW_ERR_MAX];
+	int n;
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad_cases); i++) {
+		const struct bad_case *c = &bad_cases[i];
+		int ret;
+
+		ret = read_all(c->text, strlen(c->text), err, sizeof(err), &n);
+		if (!tap_ok(ret == -1 && !strcmp(err, c->error),
+			    "bad input: %s", c->what))
+			tap_diag("got %d \"%s\", want \"%s\"", ret, err,
+				 c->error);
+	}
+}
+
+/* Cases a C string literal cannot hold, or too long to write out. */
+static void test_bad_inputs_raw(void)
+{
+	static const char nul_line[] = HDR "{\"v\":1,\"comm\":\"a\0b\"}\n";
+	static const char nul_comm[] = HDR EVH("1")
+		"\"type\":\"task_exit\",\"exit_pid\":1,\"exit_tgid\":1}\n";
+	char *text, *p, err[OW_ERR_MAX];
+	size_t len;
+	int n, ret;
+
+	ret = read_all(nul_line, sizeof(nul_line) - 1, err, sizeof(err), &n);
+	tap_ok(ret == -1 && !strcmp(err, "t.jsonl:2: control byte 0x00 in string at column 17"),
+	       "bad input: raw NUL byte in a line (%s)", err);
+
+	/* comm "c" -> "\u0000" */
+	text = malloc(sizeof(nul_comm) + 16);
+	p = strstr(strcpy(text, nul_comm), "\"comm\":\"c\"");
+	memmove(p + 15, p + 10, strlen(p + 10) + 1);
+	memcpy(p, "\"comm\":\"\\u0000\"", 15);
+	ret = read_all(text, strlen(text), err, sizeof(err), &n);
+	tap_ok(ret == -1 && !strcmp(err, "t.jsonl:2: field \"comm\": NUL byte in string"),
+	       "bad input: \\u0000 inside comm (%s)", err);
+	free(text);
+
+	/* A valid line of exactly OW_LINE_MAX bytes, then one byte more. */
+	for (len = OW_LINE_MAX; len <= OW_LINE_MAX + 1; len++) {
+		text = malloc(len);
+		memset(text, ' ', len);
+		memcpy(text, "{\"v\":1,\"type\":\"summary\"", 23);
+		text[len - 2] = '}';
+		text[len - 1] = '\n';
+		ret = read_all(text, len, err, sizeof(err), &n);
+		if (len == OW_LINE_MAX)
+			tap_ok(ret == 0 && n == 1,
+			       "line of exactly OW_LINE_MAX bytes is accepted");
+		else
+			tap_ok(ret == -1 && !strcmp(err, "t.jsonl:1: line longer than 4096 bytes"),
+			       "bad input: over-long line (%s)", err);
+		free(text);
+	}
+
+	ret = read_all("", 0, err, sizeof(err), &n);
+	tap_ok(ret == 0 && n == 0, "empty file: end of file, no error");
+}
+
+static void test_reader_happy(void)
+{
+	static const char text[] = HDR EXIT_OK("1") EXIT_OK("2")
+		"{\"v\":1,\"type\":\"lost\",\"cpu\":3,\"count\":0}\r\n"
+		"  {\"type\":\"summary\" , \"v\" : 1 }  \n";
+	char err[OW_ERR_MAX];
+	int n, ret;
+
+	ret = read_all(text, sizeof(text) - 1, err, sizeof(err), &n);
+	tap_ok(ret == 0 && n == 5,
+	       "reader: header, events, lost, summary with spaces and CRLF");
+}
+
+/*
+ * Mutations of valid lines: flips, cuts, splices, inserted JSON noise.
+ * Each either decodes, and then re-encodes to a line that decodes to the
+ * same thing, or fails with a message.  ASan and UBSan do the rest.
+ */
+static void test_mutations(void)
+{
+	static const char *const noise[] = {
+		"\"", "\\", "\\u", "{", "}", "[", "]", ",", ":", "-", "0",
+		"1e9", "null", "\"zones\":[", "18446744073709551615", "\\u00ff",
+	};
+	char line[OW_LINE_MAX], buf[OW_LINE_MAX], why[OW_ERR_MAX];
+	struct oomwatch_event ev;
+	struct ow_record rec, again;
+	int bad = 0, decoded = 0;
+
+	for (int i = 0; i < 30000; i++) {
+		int len;
+
+		random_event(&ev, 1 + rnd() % (OW_NR_TYPES - 1));
+		len = ow_json_format_event(line, sizeof(line), &ev) - 1;
+		for (int m = 1 + rnd() % 4; m > 0 && len > 0; m--) {
+			size_t at = rnd() % len;
+			const char *s = noise[rnd() % ARRAY_SIZE(noise)];
+			size_t sl = strlen(s);
+
+			switch (rnd() % 4) {
+			case 0:
+				line[at] ^= 1u << (rnd() % 8);
+				break;
+			case 1:
+				len = at;
+				break;
+			case 2:
+				memmove(line + at, line + at + 1, len - at - 1);
+				len--;
+				break;
+			default:
+				if (len + sl < sizeof(line) - 1) {
+					memmove(line + at + sl, line + at,
+						len - at);
+					memcpy(line + at, s, sl);
+					len += sl;
+				}
+			}
+		}
+		why[0] = '\0';
+		if (ow_json_decode_line(line, len, &rec, why, sizeof(why))) {
+			bad += !why[0];
+			continue;
+		}
+		decoded++;
+		if (rec.kind != OW_REC_EVENT)
+			continue;
+		len = ow_json_format_event(buf, sizeof(buf), &rec.event);
+		if (len <= 0 ||
+		    ow_json_decode_line(buf, len - 1, &again, why, sizeof(why)) ||
+		    !ow_event_equal(&rec.event, &again.event))
+			bad++;
+	}
+	tap_ok(!bad, "mutations: 30000 damaged lines, %d still decode, %d misbehaved",
+	       decoded, bad);
+}
+
+int main(void)
+{
+	test_names();
+	test_round_trip_types();
+	test_round_trip_comm();
+	test_encoder_rejects();
+	test_header();
+	test_lost_and_summary();
+	test_bad_inputs();
+	test_bad_inputs_raw();
+	test_reader_happy();
+	test_mutations();
+	return tap_done();
+}

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * oomwatch: summary statistics; stats.h says what is measured.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "stats.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+static int cmp_ull(const void *a, const void *b)
+{
+	unsigned long long x = *(const unsigned long long *)a;
+	unsigned long long y = *(const unsigned long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Nearest rank: the smallest value with at least pct% of samples <= it. */
+static unsigned long long rank(const unsigned long long *v, size_t n,
+			       unsigned int pct)
+{
+	size_t r = (n * pct + 99) / 100;	/* ceil(pct/100 * n), >= 1 */
+
+	return v[(r ? r : 1) - 1];
+}
+
+int ow_percentiles(unsigned long long *v, size_t n, struct ow_pct *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!n)
+		return -1;
+	qsort(v, n, sizeof(*v), cmp_ull);
+	out->n = n;
+	out->min = v[0];
+	out->median = rank(v, n, 50);
+	out->p95 = rank(v, n, 95);
+	out->max = v[n - 1];
+	return 0;
+}
+
+void ow_stats_init(struct ow_stats *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void ow_stats_free(struct ow_stats *s)
+{
+	free(s->request_to_verdict.v);
+	free(s->unreclaimable_to_kill.v);
+	ow_stats_init(s);
+}
+
+static void add_sample(struct ow_stats *s, struct ow_samples *x,
+		       unsigned long long val)
+{
+	if (x->n == x->cap) {
+		size_t cap = x->cap ? x->cap * 2 : 64;
+		unsigned long long *v = NULL;
+
+		if (cap <= SIZE_MAX / sizeof(*v))
+			v = realloc(x->v, cap * sizeof(*v));
+		if (!v) {
+			s->dropped_samples++;
+			return;
+		}
+		x->v = v;
+		x->cap = cap;
+	}
+	x->v[x->n++] = val;
+}
+
+/* Timestamps can cross between CPUs: a negative latency counts as 0. */
+static unsigned long long since(unsigned long long from, unsigned long long to)
+{
+	return to > from ? to - from : 0;
+}
+
+static int find_open(const struct ow_stats *s, __u32 pid)
+{
+	for (unsigned int i = 0; i < s->nr_open; i++)
+		if (s->open[i].pid == pid)
+			return i;
+	return -1;
+}
+
+static void on_request(struct ow_stats *s, const struct oomwatch_event *ev)
+{
+	/* The first request of a waiting task starts its clock. */
+	if (find_open(s, ev->request.pid) >= 0 ||
+	    s->nr_open == OW_STATS_MAX_REQUESTS)
+		return;
+	s->open[s->nr_open].pid = ev->request.pid;
+	s->open[s->nr_open].ts_ns = ev->ts_ns;
+	s->nr_open++;
+}
+
+static void on_verdict(struct ow_stats *s, __u32 pid, unsigned long long ts)
+{
+	int i = find_open(s, pid);
+
+	if (i < 0)
+		return;
+	add_sample(s, &s->request_to_verdict, since(s->open[i].ts_ns, ts));
+	s->open[i] = s->open[--s->nr_open];
+}
+
+static void on_kill(struct ow_stats *s, const struct oomwatch_event *ev)
+{
+	if (!ow_kill_is_global(ev))
+		return;
+	s->episodes++;
+	for (int nid = 0; nid < OW_STATS_MAX_NODES; nid++) {
+		if (!s->node_set[nid])
+			continue;
+		add_sample(s, &s->unreclaimable_to_kill,
+			   since(s->node_ts[nid], ev->ts_ns));
+		s->node_set[nid] = false;
+	}
+}
+
+static void on_unrecl(struct ow_stats *s, const struct oomwatch_event *ev)
+{
+	__s32 nid = ev->unrecl.nid;
+
+	if (nid < 0 || nid >= OW_STATS_MAX_NODES)
+		return;
+	if (ev->type == OW_UNRECLAIMABLE_SET && !s->node_set[nid]) {
+		s->node_set[nid] = true;
+		s->node_ts[nid] = ev->ts_ns;
+	} else if (ev->type == OW_UNRECLAIMABLE_CLEAR &&
+		   ev->unrecl.reason != OW_CLEAR_TIMEOUT) {
+		s->node_set[nid] = false;
+	}
+}
+
+void ow_stats_feed(struct ow_stats *s, const struct oomwatch_event *ev)
+{
+	s->events++;
+	s->count[ev->type < OW_NR_TYPES ? ev->type : 0]++;
+	switch (ev->type) {
+	case OW_OOM_REQUEST:
+		on_request(s, ev);
+		break;
+	case OW_OOM_DEFER:
+	case OW_OOM_VETO:
+	case OW_OOM_FALLBACK:
+		on_verdict(s, ev->request.pid, ev->ts_ns);
+		break;
+	case OW_OOM_GRANT:
+		on_verdict(s, ev->grant.pid, ev->ts_ns);
+		break;
+	case OW_MARK_VICTIM:
+		on_kill(s, ev);
+		break;
+	case OW_UNRECLAIMABLE_SET:
+	case OW_UNRECLAIMABLE_CLEAR:
+		on_unrecl(s, ev);
+		break;
+	default:
+		break;
+	}
+}
+
+void ow_stats_lost(struct ow_stats *s, unsigned long long count)
+{
+	s->lost += count;
+}
+
+/* ----------------------------------------------------------- printing */
+
+static void print_latency(FILE *f, const char *what, struct ow_samples *x)
+{
+	struct ow_pct p;
+
+	if (ow_percentiles(x->v, x->n, &p)) {
+		fprintf(f, "  %-22s no samples\n", what);
+		return;
+	}
+	fprintf(f, "  %-22s n=%zu min %.3f median %.3f p95 %.3f max %.3f ms\n",
+		what, p.n, p.min / 1e6, p.median / 1e6, p.p95 / 1e6,
+		p.max / 1e6);
+}
+
+static void print_checker(FILE *f, const struct ow_checker *c)
+{
+	fprintf(f, "  invariants:\n");
+	for (int i = 1; i <= OW_NR_INVARIANTS; i++) {
+		unsigned long n = ow_checker_violations(c, i);
+
+		if (!ow_checker_enabled(c, i))
+			fprintf(f, "    %d %-22s not checked (configuration)\n",
+				i, ow_invariant_name(i));
+		else if (!n)
+			fprintf(f, "    %d %-22s ok\n", i, ow_invariant_name(i));
+		else
+			fprintf(f, "    %d %-22s %lu violation%s\n", i,
+				ow_invariant_name(i), n, n == 1 ? "" : "s");
+	}
+	fprintf(f, "  pending requests: %u\n", ow_checker_pending(c));
+}
+
+void ow_stats_print(FILE *f, struct ow_stats *s, const struct ow_checker *c)
+{
+	fprintf(f, "summary: %llu events, %llu OOM episode%s, %llu lost\n",
+		s->events, s->episodes, s->episodes == 1 ? "" : "s", s->lost);
+	for (unsigned int t = 1; t < OW_NR_TYPES; t++)
+		if (s->count[t])
+			fprintf(f, "  %-22s %llu\n", ow_event_type_name(t),
+				s->count[t]);
+	if (s->count[0])
+		fprintf(f, "  %-22s %llu\n", "(unknown type)", s->count[0]);
+	print_latency(f, "request -> verdict", &s->request_to_verdict);
+	print_latency(f, "unreclaimable -> kill", &s->unreclaimable_to_kill);
+	if (s->dropped_samples)
+		fprintf(f, "  %llu latency samples dropped (out of memory)\n",
+			s->dropped_samples);
+	if (c)
+		print_checker(f, c);
+}
+
+static void json_latency(FILE *f, const char *key, struct ow_samples *x)
+{
+	struct ow_pct p;
+
+	ow_percentiles(x->v, x->n, &p);
+	fprintf(f, ",\"%s\":{\"n\":%zu,\"min\":%llu,\"median\":%llu,"
+		"\"p95\":%llu,\"max\":%llu}", key, p.n, p.min, p.median, p.p95,
+		p.max);
+}
+
+static void json_checker(FILE *f, const struct ow_checker *c)
+{
+	const char *sep = "";
+
+	fprintf(f, ",\"pending_requests\":%u,\"violations_total\":%lu,"
+		"\"violations\":{", ow_checker_pending(c),
+		ow_checker_violations(c, 0));
+	for (int i = 1; i <= OW_NR_INVARIANTS; i++)
+		fprintf(f, "%s\"%s\":%lu", i > 1 ? "," : "",
+			ow_invariant_name(i), ow_checker_violations(c, i));
+	fprintf(f, "},\"checked\":[");
+	for (int i = 1; i <= OW_NR_INVARIANTS; i++) {
+		if (!ow_checker_enabled(c, i))
+			continue;
+		fprintf(f, "%s\"%s\"", sep, ow_invariant_name(i));
+		sep = ",";
+	}
+	fprintf(f, "]");
+}
+
+/*
+ * Every key and name is a fixed ASCII word and every value a number, so
+ * plain fprintf is valid JSON; the line stays far below OW_LINE_MAX.
+ */
+int ow_stats_write_json(FILE *f, struct ow_stats *s,
+			const struct ow_checker *c)
+{
+	fprintf(f, "{\"v\":%d,\"type\":\"summary\",\"events\":%llu,"
+		"\"lost\":%llu,\"episodes\":%llu,\"counts\":{",
+		OOMWATCH_FORMAT_VERSION, s->events, s->lost, s->episodes);
+	for (unsigned int t = 1; t < OW_NR_TYPES; t++)
+		fprintf(f, "%s\"%s\":%llu", t > 1 ? "," : "",
+			ow_event_type_name(t), s->count[t]);
+	if (s->count[0])
+		fprintf(f, ",\"unknown\":%llu", s->count[0]);
+	fprintf(f, "}");
+	json_latency(f, "request_to_verdict_ns", &s->request_to_verdict);
+	json_latency(f, "unreclaimable_to_kill_ns", &s->unreclaimable_to_kill);
+	fprintf(f, ",\"dropped_samples\":%llu", s->dropped_samples);
+	if (c)
+		json_checker(f, c);
+	fprintf(f, "}\n");
+	if (ferror(f)) {
+		if (!errno)
+			errno = EIO;
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * oomwatch: JSON-lines recordings of struct oomwatch_event, format version
+ * OOMWATCH_FORMAT_VERSION (1).
+ *
+ * One JSON object per line, every line ends with '\n' and is at most
+ * OW_LINE_MAX bytes long, newline included.  "type" tells the kinds apart:
+ *
+ *   {"v":1,"type":"header","tool":"oomwatch","kernel":"6.1.0",
+ *    "config":{"oom_arbiter":1,"oom_unreclaimable_timeout_ms":5000,
+ *              "oom_arbiter_fallback_ms":10000,"swap_token":1,
+ *              "swap_token_bypass_priority":2},"kswapd_period_ms":1000}
+ *   {"v":1,"seq":12,"ts_ns":123,"cpu":0,"pid":42,"tgid":42,"comm":"hog",
+ *    "type":"oom_request", ...payload...}
+ *   {"v":1,"type":"lost","cpu":-1,"count":3}
+ *   {"v":1,"type":"summary", ...anything...}
+ *
+ * The header, when present, is the first line; the summary, when present,
+ * is the last one.  A file without a header is accepted (ow_reader tells
+ * whether one was seen): the caller decides what an unknown configuration
+ * means.
+ *
+ * Event payload: the members of the union member the type uses, flattened
+ * at top level under their own names.  Members whose name clashes with the
+ * common part (pid, tgid, comm) are prefixed with the union member's name:
+ *
+ *   victim.pid  -> victim_pid      victim.comm  -> victim_comm
+ *   reaper.pid  -> reaper_pid      token.tgid   -> token_tgid
+ *   request.pid -> request_pid     request.comm -> request_comm
+ *   grant.pid   -> grant_pid       exit.pid     -> exit_pid
+ *   exit.tgid   -> exit_tgid
+ *
+ * Padding members are not written.  grant.zone[] is "zones":[{"free":N,
+ * "min":N},...] with exactly nr_zones (<= OOMWATCH_MAX_ZONES) entries.
+ * Enums are written as the integer plus "<member>_name" (constraint_name
+ * in mark_victim, reason_name in unreclaimable_clear, swap_token_grab,
+ * swap_token_release, oom_defer and oom_veto).  The decoder uses the
+ * integer; a name field is optional on input and must be a string.
+ *
+ * Strings are byte strings: comm can hold any byte.  The encoder writes
+ * '"', '\\' and the controls as JSON escapes and every byte >= 0x7f as
+ * \u00XX, so output is ASCII; the decoder maps \u0000-\u00ff back to one
+ * byte, takes raw bytes >= 0x80 as they are, and rejects \u escapes above
+ * \u00ff (no byte to map them to) and NUL inside comm/kernel.  Numbers are
+ * JSON integers, range-checked against the field's C type.
+ *
+ * The decoder is strict: unknown or duplicate keys, missing fields, wrong
+ * types and trailing bytes are errors, except inside "summary", whose keys
+ * are checked for JSON syntax only.  It never reads outside the line and
+ * keeps no state between lines beyond what struct ow_reader holds.
+ */
+#ifndef OW_TRACE_H
+#define OW_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <linux/types.h>	/* oomwatch.h uses __u32/__u64 bare */
+#include "../bpf/oomwatch.h"
+
+#define OW_LINE_MAX	4096	/* longest line, '\n' included */
+#define OW_KERNEL_MAX	64	/* longest "kernel" (utsname.release) */
+#define OW_ERR_MAX	256	/* longest reader error message */
+
+/* The sysctls the checker's rules depend on; -1: this kernel lacks it. */
+struct ow_config {
+	int oom_arbiter;
+	int oom_unreclaimable_timeout_ms;
+	int oom_arbiter_fallback_ms;
+	int swap_token;
+	int swap_token_bypass_priority;
+};
+
+/* Every value -1, as for a kernel without the series. */
+void ow_config_unknown(struct ow_config *cfg);
+
+/*
+ * Names: tracepoint names without the system for event types, the short
+ * lower-case names of the enums of oomwatch.h for enum values.  The event
+ * lookup returns NULL for a type out of range; the enum lookups return
+ * "invalid" for values out of range.
+ */
+const char *ow_event_type_name(unsigned int type);
+unsigned int ow_event_type_from_name(const char *name);	/* 0: unknown */
+const char *ow_constraint_name(unsigned int constraint);
+const char *ow_clear_reason_name(unsigned int reason);
+const char *ow_token_reason_name(unsigned int reason);
+const char *ow_verdict_reason_name(unsigned int reason);
+
+/*
+ * Encoders.  The format functions write one NUL-terminated line, newline
+ * included, into buf and return its length, or -1 with errno EINVAL (an
+ * event the format cannot carry: unknown type, nr_zones above the maximum,
+ * negative count) or ENOSPC (buf too small; OW_LINE_MAX always suffices).
+ * The write functions write the whole line with one fwrite() and return 0,
+ * or -1 with errno set.
+ */
+int ow_json_format_header(char *buf, size_t size, const struct ow_config *cfg,
+			  const char *kernel, unsigned int kswapd_period_ms);
+int ow_json_format_event(char *buf, size_t size,
+			 const struct oomwatch_event *ev);
+int ow_json_format_lost(char *buf, size_t size, int cpu, long long count);
+
+int ow_json_write_header(FILE *f, const struct ow_config *cfg,
+			 const char *kernel, unsigned int kswapd_period_ms);
+int ow_json_write_event(FILE *f, const struct oomwatch_event *ev);
+/* Ring buffer drops summed over CPUs: written with "cpu":-1. */
+int ow_json_write_lost(FILE *f, long long count);
+int ow_json_write_lost_cpu(FILE *f, int cpu, long long count);
+
+enum ow_record_kind {
+	OW_REC_HEADER = 1,
+	OW_REC_EVENT,
+	OW_REC_LOST,
+	OW_REC_SUMMARY,		/* contents skipped */
+};
+
+struct ow_header {
+	struct ow_config config;
+	unsigned int kswapd_period_ms;
+	char kernel[OW_KERNEL_MAX + 1];		/* NUL-terminated */
+};
+
+struct ow_lost {
+	int cpu;		/* -1: summed over CPUs */
+	long long count;	/* >= 0 */
+};
+
+struct ow_record {
+	enum ow_record_kind kind;
+	union {
+		struct ow_header header;	/* OW_REC_HEADER */
+		struct oomwatch_event event;	/* OW_REC_EVENT */
+		struct ow_lost lost;		/* OW_REC_LOST */
+	};
+};
+
+/*
+ * Decode one line (len bytes, without its '\n'; need not be NUL
+ * terminated).  Returns 0, or -1 with a one-line reason in why ("field
+ * \"seq\" missing").  Members the format does not carry (padding, comm
+ * bytes after the NUL, zone[] past nr_zones) are zero.  Stateless: the
+ * position rules (header first, summary last) are ow_reader's.
+ */
+int ow_json_decode_line(const char *line, size_t len, struct ow_record *out,
+			char *why, size_t whysize);
+
+/*
+ * Do a and b agree on every member the format carries?  comm strings are
+ * compared up to their NUL, zone[] up to nr_zones, padding is ignored.
+ * This is what decode(encode(ev)) preserves.
+ */
+bool ow_event_equal(const struct oomwatch_event *a,
+		    const struct oomwatch_event *b);
+
+/*
+ * Reads a recording line by line.  Errors are sticky: after -1 every call
+ * returns -1 again with the same message.
+ */
+struct ow_reader {
+	FILE *f;
+	const char *name;	/* for messages; not copied */
+	unsigned long line;	/* number of the last line read, from 1 */
+	bool header_seen;
+	bool summary_seen;
+	bool failed;
+	bool eof;
+	char buf[OW_LINE_MAX];
+	char error[OW_ERR_MAX];	/* "FILE:LINE: why" */
+};
+
+void ow_reader_init(struct ow_reader *r, FILE *f, const char *name);
+/* 1: a record in *out, 0: end of file, -1: error (ow_reader_error()). */
+int ow_reader_next(struct ow_reader *r, struct ow_record *out);
+const char *ow_reader_error(const struct ow_reader *r);
+
+#endif /* OW_TRACE_H */
