@@ -376,3 +376,100 @@ int BPF_PROG(swap_token_bypass, pid_t reclaimer, pid_t holder_tgid, int nid,
 	return token_pass(OW_TOKEN_BYPASS, reclaimer, holder_tgid, nid,
 			  priority, nr_folios);
 }
+
+/*
+ * The arbiter's evidence, read with CO-RE relocations against the
+ * kernel's struct oom_arbiter_snapshot: only the fields used are named.
+ */
+struct oom_arbiter_zone___ow {
+	unsigned long free;
+	unsigned long min;
+} __attribute__((preserve_access_index));
+
+struct oom_arbiter_snapshot___ow {
+	unsigned int unreclaimable_ms;
+	unsigned long low_reclaimed;
+	unsigned int looping;
+	int nr_zones;
+	struct oom_arbiter_zone___ow zone[3];
+} __attribute__((preserve_access_index));
+
+SEC("tp_btf/oom_request")
+int BPF_PROG(oom_request, pid_t pid, const char *comm, int nid, int order,
+	     gfp_t gfp_flags)
+{
+	struct oomwatch_event *e = reserve(OW_OOM_REQUEST);
+
+	if (!e)
+		return 0;
+	e->request.pid = pid;
+	e->request.nid = nid;
+	e->request.order = order;
+	e->request.gfp_flags = gfp_flags;
+	bpf_probe_read_kernel_str(e->request.comm, sizeof(e->request.comm),
+				  comm);
+	submit(e);
+	return 0;
+}
+
+static __always_inline int verdict_event(__u32 type, pid_t pid, int nid,
+					 int reason, unsigned int waited_ms)
+{
+	struct oomwatch_event *e = reserve(type);
+
+	if (!e)
+		return 0;
+	e->request.pid = pid;
+	e->request.nid = nid;
+	e->request.reason = reason;
+	e->request.waited_ms = waited_ms;
+	submit(e);
+	return 0;
+}
+
+SEC("tp_btf/oom_defer")
+int BPF_PROG(oom_defer, pid_t pid, int nid, int reason)
+{
+	return verdict_event(OW_OOM_DEFER, pid, nid, reason, 0);
+}
+
+SEC("tp_btf/oom_veto")
+int BPF_PROG(oom_veto, pid_t pid, int nid, int reason)
+{
+	return verdict_event(OW_OOM_VETO, pid, nid, reason, 0);
+}
+
+SEC("tp_btf/oom_fallback")
+int BPF_PROG(oom_fallback, pid_t pid, int nid, unsigned int waited_ms,
+	     int reason)
+{
+	return verdict_event(OW_OOM_FALLBACK, pid, nid, reason, waited_ms);
+}
+
+SEC("tp_btf/oom_grant")
+int BPF_PROG(oom_grant, int nid, pid_t pid,
+	     struct oom_arbiter_snapshot___ow *snap)
+{
+	struct oomwatch_event *e = reserve(OW_OOM_GRANT);
+	int i, n;
+
+	if (!e)
+		return 0;
+	e->grant.nid = nid;
+	e->grant.pid = pid;
+	e->grant.unreclaimable_ms = BPF_CORE_READ(snap, unreclaimable_ms);
+	e->grant.looping = BPF_CORE_READ(snap, looping);
+	e->grant.low_reclaimed = BPF_CORE_READ(snap, low_reclaimed);
+	n = BPF_CORE_READ(snap, nr_zones);
+	if (n > 3)
+		n = 3;
+	e->grant.nr_zones = n < 0 ? 0 : n;
+	for (i = 0; i < 3; i++) {
+		if (i >= n)
+			break;
+		e->grant.zone[i].free = BPF_CORE_READ(snap, zone[i].free);
+		e->grant.zone[i].min = BPF_CORE_READ(snap, zone[i].min);
+	}
+	submit(e);
+	return 0;
+}

@@ -76,7 +76,10 @@ enum oomwatch_verdict_reason {
 	OW_RULE_NOBODY_LOOPING = 6,	/* no task is waiting on an OOM */
 	OW_RULE_EPISODE_OPEN = 7,	/* a victim of this episode still lives */
 	OW_VETO_ALLOC_OK = 8,		/* the request's retry now succeeds */
-	OW_VETO_NOT_QUALIFIED = 9,	/* stock checks (gfp, order...) decline */
+	OW_VETO_NOT_QUALIFIED = 9,	/* fallback: stock semantics apply
+					 * (__GFP_NOFAIL, dying task, arbiter
+					 * switched off) */
+	OW_VETO_RECOVERED = 10,		/* reclaim made progress: retry */
 };
 
 /* Which out_of_memory() the victim came from (seen at its entry). */

@@ -38,41 +38,46 @@ if grep -qv '^\s*\(#\|$\)' patches/series 2>/dev/null; then
 	result $rc "kernel series: applies, checkpatch.pl clean"
 fi
 
-# Guest runs: SCENARIO MEM TIMEOUT EXPECTED_STATUS [qemu-run options...]
+# Guest runs: LABEL SCENARIO MEM TIMEOUT EXPECTED_STATUS [qemu-run options]
 # Expected status: 0 pass, 2 panic, 3 time limit, 4 kernel report.
 guest() {
-	local scenario=$1 mem=$2 limit=$3 want=$4 log rc t0
-	shift 4
-	log=$B/logs/test-$scenario.log
+	local label=$1 scenario=$2 mem=$3 limit=$4 want=$5 log rc t0
+	shift 5
+	log=$B/logs/test-$label.log
 	t0=$(date +%s)
+	echo "# guest: $label ..." >&2
 	scripts/qemu-run.sh --quiet --kernel $B/kernel/bzImage \
 		--initrd $B/initramfs.cpio --scenario "$scenario" --mem "$mem" \
 		--timeout "$limit" --log "$log" "$@" 2>"$log.runner"
 	rc=$?
 	# The guest's own KTAP results, one line each.
-	tr -d '\r' <"$log" | grep -E '^(not )?ok [0-9]+ ' | while read -r line; do
-		case $line in
-		ok*) echo "ok - $scenario: ${line#ok * }" ;;
-		*) echo "not ok - $scenario: ${line#not ok * }" ;;
-		esac
-	done >"$log.ktap"
+	tr -d '\r' <"$log" | grep -E '^(not )?ok [0-9]+ ' >"$log.ktap"
 	while read -r line; do
 		case $line in
-		ok*) result 0 "${line#ok - }" ;;
-		*) result 1 "${line#not ok - }" ;;
+		"not ok "*) line=${line#not ok }; result 1 "$label: ${line#* }" ;;
+		*) line=${line#ok }; result 0 "$label: ${line#* }" ;;
 		esac
 	done <"$log.ktap"
+	tr -d '\r' <"$log" | grep '^# result:' >>"$B/results.txt"
 	[ "$rc" -eq "$want" ]
-	result $? "$scenario: run ended with status $rc (want $want) in $(( $(date +%s) - t0 )) s"
+	result $? "$label: run ended with status $rc (want $want) in $(( $(date +%s) - t0 )) s"
 	[ "$rc" -eq "$want" ] || sed 's/^/    # /' "$log.runner"
 }
 
-guest smoke 256 180 0
+: >"$B/results.txt"
+guest smoke smoke 256 180 0
+guest sysctl sysctl 256 240 0 --swap 512
+guest kunit kunit 128 60 0
+guest token-never token 256 400 0 --swap 512 --append ow.args=mode=never
+guest token-default token 256 400 0 --swap 512 --append ow.args=mode=default
+guest token-off token 256 400 0 --swap 512 --append ow.args=mode=off
+guest oom-true oom-true 256 240 0 --append ow.args=arbiter=1,runs=2
+guest oom-storm oom-storm 256 300 0 --append ow.args=arbiter=1
 # The runner's failure paths: each must be caught inside its limit.
-guest selftest-panic 128 60 2
-guest selftest-hang 128 20 3
-guest probe 128 20 3 --append ow.noexit=1
-guest selftest-warn 128 60 4
+guest selftest-panic selftest-panic 128 60 2
+guest selftest-hang selftest-hang 128 15 3
+guest selftest-noexit probe 128 15 3 --append ow.noexit=1
+guest selftest-warn selftest-warn 128 60 4
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

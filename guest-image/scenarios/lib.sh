@@ -101,3 +101,21 @@ count_events() {
 sysctl_write() {
 	echo "$2" 2>/dev/null >"/proc/sys/vm/$1"
 }
+
+# The ts_ns of the first event of type $2 in recording $1 (empty if none).
+first_ts() {
+	grep "\"type\":\"$2\"" "$1" | head -n 1 |
+		sed -n 's/.*"ts_ns":\([0-9]*\).*/\1/p'
+}
+
+# Milliseconds between two ts_ns values.
+ms_between() {
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%d", (b - a) / 1000000 }'
+}
+
+# Arbiter knobs: arbiter_set ON TIMEOUT_MS FALLBACK_MS
+arbiter_set() {
+	sysctl_write oom_arbiter "$1" &&
+	sysctl_write oom_unreclaimable_timeout_ms "$2" &&
+	sysctl_write oom_arbiter_fallback_ms "$3"
+}

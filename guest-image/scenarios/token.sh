@@ -30,22 +30,22 @@ sysctl_write swap_token $token && sysctl_write swap_token_bypass_priority $bypas
 	diag "cannot set the token sysctls"
 
 avail=$(mem_available_mb)
-upd_mb=$((avail * 60 / 100))
-lock_mb=$((avail * 45 / 100))
+upd_mb=$((avail * ${ARG_upd_pct:-70} / 100))
+lock_mb=$((avail * ${ARG_lock_pct:-45} / 100))
 diag "mode $mode: MemAvailable $avail MB, updater $upd_mb MB, locked allocator $lock_mb MB, bystander 8 MB"
 
 run=1
 total_kills=0
 while [ $run -le $runs ]; do
-	start_oomwatch
+	start_oomwatch $ARG_flags
 	ow-bystander 8 >/dev/null &
 	by=$!
 	t0=$(date +%s)
-	ow-updater $upd_mb 8 >/tmp/upd.log 2>&1 &
+	ow-updater $upd_mb ${ARG_passes:-100} 100 >/tmp/upd.log 2>&1 &
 	upd=$!
 	wait_for /tmp/upd.log 60 "pass 1 "
 	swap_sampler_start /tmp/swap.samples
-	ow-hog -l -s 4 -d 20 -H 3 $lock_mb >/tmp/alloc.log 2>&1 &
+	ow-hog -l -s 2 -d 100 -H 3 $lock_mb >/tmp/alloc.log 2>&1 &
 	alloc=$!
 	wait $alloc; alloc_rc=$?
 	wait $upd; upd_rc=$?
@@ -62,6 +62,11 @@ while [ $run -le $runs ]; do
 	total_kills=$((total_kills + kills))
 	echo "# result: mode=$mode run=$run kills=$kills swap_peak_mb=$((swap_kb / 1024)) wall_s=$((t1 - t0)) updater_rc=$upd_rc alloc_rc=$alloc_rc grabs=$grabs kept=$kept bypass=$bypassed"
 	grep '"type":"mark_victim"' /tmp/ow.jsonl | head -n 2 | sed 's/^/# /'
+	tail -n 2 /tmp/upd.log /tmp/alloc.log | sed 's/^/# /'
+	tail -n 3 /tmp/ow.err | sed 's/^/# oomwatch: /'
+	grep -o '"type":"[a-z_]*"' /tmp/ow.jsonl | sort | uniq -c | sed 's/^/# /'
+	cat /proc/sys/vm/swap_token /proc/sys/vm/swap_token_bypass_priority | tr '\n' ' ' | sed 's/^/# sysctls: /'; echo
+	grep -E '^(pswpin|pswpout|pgmajfault) ' /proc/vmstat | tr '\n' ' ' | sed 's/^/# /'; echo
 	case $mode in
 	never)
 		[ "$kills" -ge 1 ]

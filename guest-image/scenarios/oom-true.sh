@@ -1,0 +1,58 @@
+# oom-true: a true OOM.  No swap; a hog grows past all of RAM while an idle
+# bystander holds a little.  With the arbiter on, the hog and never the
+# bystander must be killed, no sooner than the unreclaimable timeout after
+# the node became unreclaimable and no later than timeout + 1 s, and
+# oomwatch --assert must find every invariant kept.
+#
+# OW_ARGS: arbiter=1|0 runs=N timeout=MS fallback=MS
+. /scenarios/lib.sh
+parse_args
+arbiter=${ARG_arbiter:-1}
+runs=${ARG_runs:-1}
+timeout=${ARG_timeout:-5000}
+fallback=${ARG_fallback:-15000}
+per_run=4
+[ "$arbiter" = 1 ] || per_run=2
+ktap_plan $((runs * per_run + 1))
+
+arbiter_set "$arbiter" "$timeout" "$fallback"
+ok $? "knobs: vm.oom_arbiter=$arbiter timeout ${timeout} ms fallback ${fallback} ms"
+ram_mb=$(awk '/MemTotal/ { print int($2 / 1024) }' /proc/meminfo)
+
+run=1
+while [ $run -le $runs ]; do
+	start_oomwatch --assert $ARG_flags
+	ow-bystander 16 >/dev/null &
+	by=$!
+	sleep 0.5
+	ow-hog -s 8 $((ram_mb + 64)) >/tmp/hog.log 2>&1 &
+	hog=$!
+	wait $hog
+	hog_rc=$?
+	sleep 1
+	stop_oomwatch
+	kill -0 $by 2>/dev/null
+	by_alive=$?
+	kill $by 2>/dev/null; wait $by 2>/dev/null
+	victims=$(grep '"type":"mark_victim"' /tmp/ow.jsonl |
+		sed -n 's/.*"victim_pid":\([0-9]*\).*/\1/p' | tr '\n' ' ')
+	t_set=$(first_ts /tmp/ow.jsonl unreclaimable_set)
+	t_kill=$(first_ts /tmp/ow.jsonl mark_victim)
+	lat=-1
+	[ -n "$t_set" ] && [ -n "$t_kill" ] && lat=$(ms_between "$t_set" "$t_kill")
+	echo "# result: scenario=oom-true arbiter=$arbiter run=$run hog_rc=$hog_rc victims=[$victims] set_to_kill_ms=$lat requests=$(count_events /tmp/ow.jsonl oom_request) grants=$(count_events /tmp/ow.jsonl oom_grant) fallbacks=$(count_events /tmp/ow.jsonl oom_fallback) oomwatch_rc=$OW_RC"
+	[ "$hog_rc" -eq 137 ] && [ "$by_alive" -eq 0 ] && [ "$victims" = "$hog " ]
+	ok $? "run $run: the hog ($hog) was killed, only it (victims: $victims), bystander alive"
+	[ "$OW_RC" -eq 0 ]
+	ok $? "run $run: oomwatch --assert: every invariant kept (exit $OW_RC)"
+	if [ "$arbiter" = 1 ]; then
+		[ "$lat" -ge "$timeout" ] && [ "$lat" -le $((timeout + 1000)) ]
+		ok $? "run $run: unreclaimable to kill ${lat} ms, within [$timeout, $((timeout + 1000))]"
+		[ "$(count_events /tmp/ow.jsonl oom_grant)" -ge 1 ]
+		ok $? "run $run: the kill was granted by kswapd (oom_grant)"
+	fi
+	grep -E '"type":"(oom_grant|mark_victim|oom_fallback)"' /tmp/ow.jsonl | head -n 3 | sed 's/^/# /'
+	grep -i violat /tmp/ow.err | head -n 5 | sed 's/^/# /'
+	run=$((run + 1))
+done
+ktap_done
