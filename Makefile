@@ -32,7 +32,10 @@ DEB_PACKAGES := linux-source-6.1 gcc make clang llvm libbpf-dev bpftool \
 	qemu-system-x86 busybox-static ccache xz-utils git kmod \
 	libclang-rt-14-dev python3-ply python3-git
 
-USERSPACE_SRCS := userspace/oomwatch.c userspace/trace.c userspace/checker.c \
+USERSPACE_SRCS := userspace/oomwatch.c userspace/cli.c userspace/session.c \
+	userspace/replay.c userspace/output.c userspace/svg.c \
+	userspace/filter.c userspace/cgroup.c userspace/preflight.c \
+	userspace/reorder.c userspace/trace.c userspace/checker.c \
 	userspace/stats.c
 WORKLOADS := $(B)/guest/ow-hog $(B)/guest/ow-bystander $(B)/guest/ow-updater \
 	$(B)/guest/guest-exit

@@ -250,6 +250,23 @@ static void resolve_request(struct ow_checker *c, __u32 pid)
 }
 
 /*
+ * A grant settles every request waiting on its node, not only the one it
+ * names: the first waiter to take oom_lock consumes it, the others are
+ * told the episode is open (oom_veto episode_open) and stop waiting.
+ */
+static void resolve_node(struct ow_checker *c, __s32 nid)
+{
+	unsigned int i = 0;
+
+	while (i < c->nr_req) {
+		if (c->req[i].nid == nid)
+			drop_request(c, i);
+		else
+			i++;
+	}
+}
+
+/*
  * A task that asks again while its first request is open keeps the first
  * deadline: the bound is on how long it waits in all.
  */
@@ -265,6 +282,7 @@ static void open_request(struct ow_checker *c, const struct oomwatch_event *ev)
 	}
 	r = &c->req[c->nr_req++];
 	r->pid = ev->request.pid;
+	r->nid = ev->request.nid;
 	memcpy(r->comm, ev->request.comm, sizeof(r->comm));
 	r->seq = ev->seq;
 	r->ts_ns = ev->ts_ns;
@@ -447,11 +465,13 @@ static void check_episode(struct ow_checker *c, const struct oomwatch_event *ev)
 	c->ep = EP_GRANTED;
 	c->ep_grant_seq = ev->seq;
 	c->ep_grant_pid = ev->grant.pid;
+	c->ep_grant_nid = ev->grant.nid;
 }
 
 static void on_grant(struct ow_checker *c, const struct oomwatch_event *ev)
 {
 	resolve_request(c, ev->grant.pid);
+	resolve_node(c, ev->grant.nid);
 	if (c->enabled[OW_INV_NO_KILL_WITHOUT_GRANT])
 		check_evidence(c, ev);
 	if (c->enabled[OW_INV_ONE_KILL_PER_EPISODE])
@@ -459,11 +479,19 @@ static void on_grant(struct ow_checker *c, const struct oomwatch_event *ev)
 	c->permit = true;
 }
 
-/* The granted task's own checks declined: that grant kills nobody. */
+/*
+ * Every veto ends its request's wait.  episode_open only says another
+ * waiter took the grant, which may still kill; any other veto on the
+ * grant's node (alloc_ok: the taker's last attempt succeeded; recovered:
+ * reclaim made progress) means the pending grant kills nobody.
+ */
 static void on_veto(struct ow_checker *c, const struct oomwatch_event *ev)
 {
 	resolve_request(c, ev->request.pid);
-	if (c->ep == EP_GRANTED && ev->request.pid == c->ep_grant_pid)
+	if (ev->request.reason == OW_RULE_EPISODE_OPEN || c->ep != EP_GRANTED)
+		return;
+	if (ev->request.pid == c->ep_grant_pid ||
+	    ev->request.nid == c->ep_grant_nid)
 		c->ep = EP_NONE;
 }
 

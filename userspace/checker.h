@@ -16,9 +16,21 @@
  *                           free <= min, looping >= 1).
  *  2 one_kill_per_episode   arbiter on: no grant while the previous
  *                           grant's victim (the next global kill after it)
- *                           lives and memory has not recovered.
+ *                           lives and memory has not recovered.  An
+ *                           oom_veto other than episode_open on the
+ *                           grant's node (or naming its pid) means the
+ *                           grant's taker did not kill: the grant is
+ *                           spent without a victim.
  *  3 liveness               every oom_request is resolved within
- *                           timeout + fallback + slack.
+ *                           timeout + fallback + slack.  Resolutions: an
+ *                           oom_grant on the request's node (the grant
+ *                           names the oldest waiter but settles every
+ *                           request waiting on that node: one takes it,
+ *                           the others get oom_veto episode_open), an
+ *                           oom_veto or oom_fallback naming it (any
+ *                           reason), the requester's kill or exit, and
+ *                           an unreclaimable_clear by progress or freed
+ *                           pages (memory recovered).
  *  4 token_yields           token on: no global kill in an episode with a
  *                           swap_token_kept of nr_folios > 0 and no
  *                           swap_token_bypass.
@@ -86,6 +98,7 @@ void ow_check_opts_default(struct ow_check_opts *opts);
 
 struct ow_open_request {
 	__u32 pid;
+	__s32 nid;			/* the node whose grant settles it */
 	char comm[OOMWATCH_COMM_LEN];
 	unsigned long long seq;
 	unsigned long long ts_ns;
@@ -125,6 +138,7 @@ struct ow_checker {
 	int ep;				/* EP_* in checker.c */
 	unsigned long long ep_grant_seq;
 	__u32 ep_grant_pid;
+	__s32 ep_grant_nid;
 	__u32 ep_victim;
 	char ep_victim_comm[OOMWATCH_COMM_LEN];
 
@@ -147,8 +161,9 @@ struct ow_checker {
 };
 
 /*
- * cfg: the recording's (or this kernel's) sysctls; values of -1 switch off
- * what depends on them.  opts NULL: ow_check_opts_default().
+ * cfg: the recording's (or this kernel's) sysctls; OW_CONFIG_UNKNOWN (or
+ * any negative timeout) switches off what depends on them; cfg NULL: all
+ * unknown.  opts NULL: ow_check_opts_default().
  */
 void ow_checker_init(struct ow_checker *c, const struct ow_config *cfg,
 		     const struct ow_check_opts *opts);

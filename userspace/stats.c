@@ -96,18 +96,38 @@ static void on_request(struct ow_stats *s, const struct oomwatch_event *ev)
 	    s->nr_open == OW_STATS_MAX_REQUESTS)
 		return;
 	s->open[s->nr_open].pid = ev->request.pid;
+	s->open[s->nr_open].nid = ev->request.nid;
 	s->open[s->nr_open].ts_ns = ev->ts_ns;
 	s->nr_open++;
+}
+
+static void close_open(struct ow_stats *s, unsigned int i,
+		       unsigned long long ts)
+{
+	add_sample(s, &s->request_to_verdict, since(s->open[i].ts_ns, ts));
+	s->open[i] = s->open[--s->nr_open];
 }
 
 static void on_verdict(struct ow_stats *s, __u32 pid, unsigned long long ts)
 {
 	int i = find_open(s, pid);
 
-	if (i < 0)
-		return;
-	add_sample(s, &s->request_to_verdict, since(s->open[i].ts_ns, ts));
-	s->open[i] = s->open[--s->nr_open];
+	if (i >= 0)
+		close_open(s, i, ts);
+}
+
+/* The grant ends the wait of everyone on its node, named or not. */
+static void on_grant(struct ow_stats *s, const struct oomwatch_event *ev)
+{
+	unsigned int i = 0;
+
+	on_verdict(s, ev->grant.pid, ev->ts_ns);
+	while (i < s->nr_open) {
+		if (s->open[i].nid == ev->grant.nid)
+			close_open(s, i, ev->ts_ns);
+		else
+			i++;
+	}
 }
 
 static void on_kill(struct ow_stats *s, const struct oomwatch_event *ev)
@@ -147,13 +167,12 @@ void ow_stats_feed(struct ow_stats *s, const struct oomwatch_event *ev)
 	case OW_OOM_REQUEST:
 		on_request(s, ev);
 		break;
-	case OW_OOM_DEFER:
 	case OW_OOM_VETO:
 	case OW_OOM_FALLBACK:
 		on_verdict(s, ev->request.pid, ev->ts_ns);
 		break;
 	case OW_OOM_GRANT:
-		on_verdict(s, ev->grant.pid, ev->ts_ns);
+		on_grant(s, ev);
 		break;
 	case OW_MARK_VICTIM:
 		on_kill(s, ev);

@@ -5,8 +5,13 @@
  * Counts per event type, OOM episodes (global kills, as the checker
  * defines them), and two latency series in nanoseconds:
  *
- *  request_to_verdict    oom_request to the first oom_grant, oom_defer,
- *                        oom_veto or oom_fallback naming the same pid;
+ *  request_to_verdict    oom_request to the verdict that ends the wait:
+ *                        an oom_grant on the request's node (whichever
+ *                        pid it names: a grant settles every request
+ *                        waiting there), or an oom_veto or oom_fallback
+ *                        naming the pid.  oom_defer is no verdict: the
+ *                        task keeps waiting.  A task asking again while
+ *                        it waits keeps its first request's clock;
  *  unreclaimable_to_kill per node, from the first unreclaimable_set since
  *                        the previous global kill (a clear by progress or
  *                        freed pages starts over; one by the timer does
@@ -58,9 +63,10 @@ struct ow_stats {
 	struct ow_samples request_to_verdict;
 	struct ow_samples unreclaimable_to_kill;
 
-	/* oom_requests waiting for their first verdict */
+	/* oom_requests waiting for their verdict */
 	struct {
 		__u32 pid;
+		__s32 nid;
 		unsigned long long ts_ns;
 	} open[OW_STATS_MAX_REQUESTS];
 	unsigned int nr_open;

@@ -82,6 +82,7 @@ static const char *const verdict_names[] = {
 	[OW_RULE_EPISODE_OPEN]		= "episode_open",
 	[OW_VETO_ALLOC_OK]		= "alloc_ok",
 	[OW_VETO_NOT_QUALIFIED]		= "not_qualified",
+	[OW_VETO_RECOVERED]		= "recovered",
 };
 
 #define NAME_OF(tab, v)	((v) < ARRAY_SIZE(tab) && (tab)[v] ? (tab)[v] : \
@@ -128,11 +129,11 @@ const char *ow_verdict_reason_name(unsigned int v)
 
 void ow_config_unknown(struct ow_config *cfg)
 {
-	cfg->oom_arbiter = -1;
-	cfg->oom_unreclaimable_timeout_ms = -1;
-	cfg->oom_arbiter_fallback_ms = -1;
-	cfg->swap_token = -1;
-	cfg->swap_token_bypass_priority = -1;
+	cfg->oom_arbiter = OW_CONFIG_UNKNOWN;
+	cfg->oom_unreclaimable_timeout_ms = OW_CONFIG_UNKNOWN;
+	cfg->oom_arbiter_fallback_ms = OW_CONFIG_UNKNOWN;
+	cfg->swap_token = OW_CONFIG_UNKNOWN;
+	cfg->swap_token_bypass_priority = OW_CONFIG_UNKNOWN;
 }
 
 /* --------------------------------------------------------------- tables */
@@ -540,8 +541,11 @@ int ow_json_format_header(char *buf, size_t size, const struct ow_config *cfg,
 		int v;
 
 		memcpy(&v, (const char *)cfg + config_fields[i].off, sizeof(v));
-		sb_printf(&b, "%s\"%s\":%d", i ? "," : "",
-			  config_fields[i].name, v);
+		sb_printf(&b, "%s\"%s\":", i ? "," : "", config_fields[i].name);
+		if (v == OW_CONFIG_UNKNOWN)
+			sb_printf(&b, "null");
+		else
+			sb_printf(&b, "%d", v);
 	}
 	sb_printf(&b, "},\"kswapd_period_ms\":%u}\n", kswapd_period_ms);
 	return sb_finish(&b);
@@ -1331,7 +1335,10 @@ static int decode_config(struct jparser *p, const struct jnode *obj,
 			return jfail(p, "unknown field \"config.%s\"",
 				     key_msg(p, n, m, sizeof(m)));
 		snprintf(name, sizeof(name), "config.%.40s", config_fields[i].name);
-		if (to_s64(p, n, name, INT_MIN, INT_MAX, &v))
+		/* INT_MIN is how "unknown" is held: it is spelled null only. */
+		if (n->type == J_NULL)
+			v = OW_CONFIG_UNKNOWN;
+		else if (to_s64(p, n, name, INT_MIN + 1LL, INT_MAX, &v))
 			return -1;
 		iv = v;
 		memcpy((char *)cfg + config_fields[i].off, &iv, sizeof(iv));

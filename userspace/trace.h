@@ -9,11 +9,16 @@
  *   {"v":1,"type":"header","tool":"oomwatch","kernel":"6.1.0",
  *    "config":{"oom_arbiter":1,"oom_unreclaimable_timeout_ms":5000,
  *              "oom_arbiter_fallback_ms":10000,"swap_token":1,
- *              "swap_token_bypass_priority":2},"kswapd_period_ms":1000}
+ *              "swap_token_bypass_priority":-1},"kswapd_period_ms":1000}
  *   {"v":1,"seq":12,"ts_ns":123,"cpu":0,"pid":42,"tgid":42,"comm":"hog",
  *    "type":"oom_request", ...payload...}
  *   {"v":1,"type":"lost","cpu":-1,"count":3}
  *   {"v":1,"type":"summary", ...anything...}
+ *
+ * A config value is null when the kernel lacks that sysctl: -1 is a
+ * real value (swap_token_bypass_priority -1 means "never bypass").  The
+ * decoder maps null to OW_CONFIG_UNKNOWN and refuses that integer itself,
+ * so "unknown" has exactly one spelling; null is accepted nowhere else.
  *
  * The header, when present, is the first line; the summary, when present,
  * is the last one.  A file without a header is accepted (ow_reader tells
@@ -52,6 +57,7 @@
 #ifndef OW_TRACE_H
 #define OW_TRACE_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -62,7 +68,10 @@
 #define OW_KERNEL_MAX	64	/* longest "kernel" (utsname.release) */
 #define OW_ERR_MAX	256	/* longest reader error message */
 
-/* The sysctls the checker's rules depend on; -1: this kernel lacks it. */
+/* A sysctl this kernel lacks ("null" in the header); no sysctl takes it. */
+#define OW_CONFIG_UNKNOWN	INT_MIN
+
+/* The sysctls the checker's rules depend on, or OW_CONFIG_UNKNOWN. */
 struct ow_config {
 	int oom_arbiter;
 	int oom_unreclaimable_timeout_ms;
@@ -71,7 +80,7 @@ struct ow_config {
 	int swap_token_bypass_priority;
 };
 
-/* Every value -1, as for a kernel without the series. */
+/* Every value OW_CONFIG_UNKNOWN, as for a kernel without the series. */
 void ow_config_unknown(struct ow_config *cfg);
 
 /*

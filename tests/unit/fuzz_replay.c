@@ -8,7 +8,11 @@
  *    the same record and encodes to the same bytes;
  *  - every reader error reads "FILE:LINE: why";
  *  - every violation message starts with its invariant's name;
- *  - the summary line the statistics write decodes as a summary.
+ *  - the summary line the statistics write decodes as a summary;
+ *  - the human timeline (with a -p filter on) is printable ASCII lines,
+ *    whatever bytes the comms hold;
+ *  - the SVG starts with <svg and ends with </svg>;
+ *  - the reorder window gives back every event, in seq order.
  *
  * Built with clang -fsanitize=fuzzer for `make fuzz`, and with gcc plus
  * fuzz_main.c for `make check`, which replays the fixtures through it.
@@ -20,7 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "checker.h"
+#include "filter.h"
+#include "output.h"
+#include "reorder.h"
 #include "stats.h"
+#include "svg.h"
 #include "trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -111,6 +119,88 @@ static void check_summary(struct ow_stats *s, const struct ow_checker *c)
 static struct ow_reader r;
 static struct ow_checker c;
 static struct ow_stats s;
+static struct ow_out o;
+static struct ow_filter flt;
+static struct ow_reorder ro;
+
+/* The timeline and the picture of the same events. */
+struct views {
+	FILE *text;
+	char *text_buf;
+	size_t text_len;
+	struct ow_svg *svg;
+	unsigned long long popped;
+};
+
+/* Everything held comes back, lowest seq first. */
+static void drain(struct views *v)
+{
+	struct oomwatch_event out;
+	unsigned long long prev = 0;
+	bool first = true;
+
+	while (ow_reorder_pop(&ro, 0, true, &out)) {
+		if (!first && out.seq < prev)
+			abort();
+		first = false;
+		prev = out.seq;
+		v->popped++;
+	}
+}
+
+static void views_open(struct views *v, const struct ow_config *cfg)
+{
+	struct ow_out_opts oo = { .clock = OW_CLOCK_RELATIVE, .cfg = *cfg };
+
+	memset(v, 0, sizeof(*v));
+	v->text = open_memstream(&v->text_buf, &v->text_len);
+	v->svg = ow_svg_new();
+	oo.f = v->text;
+	ow_out_init(&o, &oo);
+	ow_reorder_init(&ro, 0, 0);
+}
+
+static void views_event(struct views *v, const struct oomwatch_event *ev,
+			bool started)
+{
+	struct ow_requester who = { .known = ev->seq & 1,
+				    .memcg_id = ev->seq };
+
+	if (!started)
+		ow_filter_init(&flt, ev->tgid, NULL, false);
+	ow_out_event(&o, ev, &who, ow_filter_event(&flt, ev, &who));
+	ow_svg_event(v->svg, ev);
+	/* force: no waiting, but still the lowest seq first */
+	if (ow_reorder_full(&ro) || !ow_reorder_push(&ro, ev, 0))
+		abort();
+	if (ro.n > 8)
+		drain(v);
+}
+
+static void check_views(struct views *v)
+{
+	char *pic = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&pic, &len);
+
+	drain(v);
+	fclose(v->text);
+	for (size_t i = 0; i < v->text_len; i++) {
+		unsigned char ch = v->text_buf[i];
+
+		if ((ch < 0x20 || ch > 0x7e) && ch != '\n')
+			abort();
+	}
+	if (!f || ow_svg_write(v->svg, f, NULL))
+		abort();
+	fclose(f);
+	if (len < 12 || strncmp(pic, "<svg ", 5) ||
+	    strcmp(pic + len - 7, "</svg>\n"))
+		abort();
+	free(pic);
+	free(v->text_buf);
+	ow_svg_free(v->svg);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -118,7 +208,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ow_config cfg = { 1, 5000, 10000, 1, 2 };
 	unsigned long long last = 0;
 	struct ow_check_opts opts;
+	unsigned long long events = 0;
 	struct ow_record rec;
+	struct views v;
 	bool started = false;
 	FILE *f;
 
@@ -131,6 +223,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	opts.report = check_violation;
 	ow_reader_init(&r, f, "fuzz");
 	ow_stats_init(&s);
+	views_open(&v, &cfg);
 	while (ow_reader_next(&r, &rec) == 1) {
 		check_round_trip(&rec);
 		if (!started) {
@@ -143,6 +236,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			started = true;
 		}
 		if (rec.kind == OW_REC_EVENT) {
+			views_event(&v, &rec.event, events++ > 0);
 			ow_checker_feed(&c, &rec.event);
 			ow_stats_feed(&s, &rec.event);
 			last = rec.event.ts_ns;
@@ -158,6 +252,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ow_checker_init(&c, &cfg, &opts);
 	ow_checker_finish(&c, last);
 	check_summary(&s, &c);
+	check_views(&v);
+	if (v.popped != events)
+		abort();
 	ow_stats_free(&s);
 	return 0;
 }

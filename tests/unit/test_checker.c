@@ -34,6 +34,13 @@ int tap_done(void);
 					.reason = OW_RULE_TOO_SOON })
 #define VETO(t, p)	E(t, OW_OOM_VETO, .request = { .pid = (p), \
 					.reason = OW_VETO_ALLOC_OK })
+#define VETO_R(t, p, n, r) E(t, OW_OOM_VETO, .request = { .pid = (p), \
+					.nid = (n), .reason = (r) })
+#define REQ_N(t, p, n)	E(t, OW_OOM_REQUEST, .request = { .pid = (p), \
+					.nid = (n), .comm = "waiter" })
+#define GRANT_N(t, p, n) E(t, OW_OOM_GRANT, .grant = { .pid = (p), \
+		.nid = (n), .unreclaimable_ms = 5000, .looping = 1, \
+		.nr_zones = 1, .zone = { { 5, 10 } } })
 #define FALLBACK(t, p)	E(t, OW_OOM_FALLBACK, .request = { .pid = (p) })
 #define GRANT_EV(t, p, ms, low, loop, nr, free0) \
 	E(t, OW_OOM_GRANT, .grant = { .pid = (p), .unreclaimable_ms = (ms), \
@@ -84,7 +91,10 @@ static const struct ow_config ARB = { 1, 5000, 10000, 0, 2 };
 static const struct ow_config ARB_TOKEN = { 1, 5000, 10000, 1, 2 };
 static const struct ow_config STOCK = { 0, 5000, 10000, 0, 2 };
 static const struct ow_config TOKEN_NEVER = { 0, 5000, 10000, 1, -1 };
-static const struct ow_config UNKNOWN = { -1, -1, -1, -1, -1 };
+static const struct ow_config UNKNOWN = {
+	OW_CONFIG_UNKNOWN, OW_CONFIG_UNKNOWN, OW_CONFIG_UNKNOWN,
+	OW_CONFIG_UNKNOWN, OW_CONFIG_UNKNOWN,
+};
 
 #define I1 OW_INV_NO_KILL_WITHOUT_GRANT
 #define I2 OW_INV_ONE_KILL_PER_EPISODE
@@ -141,6 +151,22 @@ static const struct ccase cases[] = {
 		GRANT(3, 11)) },
 	{ "one_kill_per_episode: a vetoed grant kills nobody", &ARB,
 	  TRACE(GRANT(0, 10), VETO(1, 10), GRANT(2, 11)) },
+	{ "one_kill_per_episode: the grant's taker found memory (alloc_ok)",
+	  &ARB, TRACE(REQ_N(0, 10, 0), REQ_N(1, 11, 0), GRANT_N(2, 10, 0),
+		      VETO_R(3, 10, 0, OW_RULE_EPISODE_OPEN),
+		      VETO_R(4, 11, 0, OW_VETO_ALLOC_OK), GRANT_N(5, 12, 0)) },
+	{ "one_kill_per_episode: reclaim recovered after the grant", &ARB,
+	  TRACE(GRANT_N(0, 10, 0), VETO_R(1, 11, 0, OW_VETO_RECOVERED),
+		GRANT_N(2, 12, 0)) },
+	{ "one_kill_per_episode: episode_open vetoes do not spend the grant (breaks)",
+	  &ARB, TRACE(REQ_N(0, 10, 0), REQ_N(1, 11, 0), GRANT_N(2, 10, 0),
+		      VETO_R(3, 10, 0, OW_RULE_EPISODE_OPEN),
+		      VETO_R(4, 11, 0, OW_RULE_EPISODE_OPEN), GRANT_N(5, 12, 0)),
+	  .want = { { I2, 5 } } },
+	{ "one_kill_per_episode: a veto on another node does not count (breaks)",
+	  &ARB, TRACE(GRANT_N(0, 10, 0), VETO_R(1, 11, 1, OW_VETO_ALLOC_OK),
+		      GRANT_N(2, 12, 0)),
+	  .want = { { I2, 2 } } },
 	{ "one_kill_per_episode: second grant while the victim lives (breaks)",
 	  &ARB, TRACE(GRANT(0, 10), KILL(1, 20), GRANT(2, 11)),
 	  .want = { { I2, 2 } } },
@@ -182,9 +208,25 @@ static const struct ccase cases[] = {
 	{ "liveness: a timer clear resolves nothing (breaks)", &ARB,
 	  TRACE(REQ(0, 10), CLEAR(6000, 0, TIMEOUT, 5000)), .end_ms = 16000,
 	  .want = { { I3, 0 } } },
-	{ "liveness: another pid's grant resolves nothing (breaks)", &ARB,
-	  TRACE(REQ(0, 10), GRANT(5000, 11), KILL(5001, 20)), .end_ms = 16000,
-	  .want = { { I3, 0 } } },
+	{ "liveness: a grant settles every request on its node", &ARB,
+	  TRACE(REQ_N(0, 10, 0), REQ_N(1, 11, 0), REQ_N(2, 12, 0),
+		GRANT_N(5000, 10, 0), KILL(5001, 20)), .end_ms = 16000 },
+	{ "liveness: a grant naming another pid settles the request", &ARB,
+	  TRACE(REQ(0, 10), GRANT(5000, 11), KILL(5001, 20)), .end_ms = 16000 },
+	{ "liveness: episode_open and recovered vetoes resolve", &ARB,
+	  TRACE(REQ_N(0, 10, 0), REQ_N(1, 11, 0),
+		VETO_R(100, 10, 0, OW_RULE_EPISODE_OPEN),
+		VETO_R(200, 11, 0, OW_VETO_RECOVERED)), .end_ms = 16000 },
+	{ "liveness: a not_qualified fallback resolves", &ARB,
+	  TRACE(REQ(0, 10), E(1, OW_OOM_FALLBACK, .request = { .pid = 10,
+		.reason = OW_VETO_NOT_QUALIFIED })), .end_ms = 16000 },
+	{ "liveness: another node's grant resolves nothing (breaks)", &ARB,
+	  TRACE(REQ_N(0, 10, 0), GRANT_N(5000, 11, 1), KILL(5001, 20)),
+	  .end_ms = 16000, .want = { { I3, 0 } } },
+	{ "liveness: a grant settles only the requests open then (breaks)",
+	  &ARB, TRACE(REQ_N(0, 10, 0), GRANT_N(100, 10, 0), KILL(101, 20),
+		      EXIT(102, 20), REQ_N(200, 11, 0)),
+	  .end_ms = 16000, .want = { { I3, 4 } } },
 
 	/* 4 token_yields */
 	{ "token_yields: bypass in the episode", &TOKEN_NEVER,

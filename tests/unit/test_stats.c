@@ -65,14 +65,16 @@ static void test_percentiles(void)
 static const struct oomwatch_event trace[] = {
 	E(0, OW_UNRECLAIMABLE_SET, .unrecl = { .nid = 0 }),
 	E(10, OW_OOM_REQUEST, .request = { .pid = 1 }),
-	E(12, OW_OOM_DEFER, .request = { .pid = 1 }),	/* 2 ms */
-	E(13, OW_OOM_DEFER, .request = { .pid = 1 }),	/* not the first */
+	E(12, OW_OOM_DEFER, .request = { .pid = 1 }),	/* no verdict */
+	E(13, OW_OOM_VETO, .request = { .pid = 1 }),	/* 3 ms */
 	E(20, OW_OOM_REQUEST, .request = { .pid = 2 }),
 	E(50, OW_OOM_REQUEST, .request = { .pid = 2 }),	/* still waiting */
 	E(5000, OW_UNRECLAIMABLE_CLEAR, .unrecl = { .nid = 0,
 		.reason = OW_CLEAR_TIMEOUT }),		/* still hopeless */
 	E(5001, OW_UNRECLAIMABLE_SET, .unrecl = { .nid = 0 }),
-	E(5020, OW_OOM_GRANT, .grant = { .pid = 2 }),	/* 5000 ms */
+	E(5010, OW_OOM_REQUEST, .request = { .pid = 7 }),
+	E(5015, OW_OOM_REQUEST, .request = { .pid = 8, .nid = 1 }),
+	E(5020, OW_OOM_GRANT, .grant = { .pid = 2 }),	/* 5000 ms, 10 ms */
 	E(5030, OW_MARK_VICTIM, .victim = { .pid = 3 }),	/* node 0: 5030 */
 	E(5040, OW_MARK_VICTIM, .victim = { .pid = 4,
 		.constraint = OW_CONSTRAINT_MEMCG }),	/* no episode */
@@ -111,14 +113,17 @@ static void test_series(void)
 
 	feed_trace(&s, &c);
 	ok = s.events == ARRAY_SIZE(trace) && s.episodes == 2 &&
-	     s.count[OW_MARK_VICTIM] == 3 && s.count[OW_OOM_REQUEST] == 4 &&
+	     s.count[OW_MARK_VICTIM] == 3 && s.count[OW_OOM_REQUEST] == 6 &&
 	     s.count[0] == 1 && s.lost == 2;
 	tap_ok(ok, "stats: counts per type, unknown types, episodes, lost");
 
 	ow_percentiles(s.request_to_verdict.v, s.request_to_verdict.n, &p);
-	tap_ok(p.n == 3 && p.min == MS(2) && p.median == MS(300) &&
-	       p.max == MS(5000),
-	       "stats: request -> first verdict, clock from the first request");
+	/* 3 (veto), 10 (grant on its node), 300 (fallback), 5000 (grant) */
+	tap_ok(p.n == 4 && p.min == MS(3) && p.median == MS(10) &&
+	       p.p95 == MS(5000) && p.max == MS(5000) && s.nr_open == 1 &&
+	       s.open[0].pid == 8,
+	       "stats: request -> verdict: veto, fallback, every request on "
+	       "the grant's node; not defer; clock from the first request");
 	ow_percentiles(s.unreclaimable_to_kill.v, s.unreclaimable_to_kill.n,
 		       &p);
 	tap_ok(p.n == 2 && p.min == MS(500) && p.max == MS(5030),
@@ -144,8 +149,8 @@ static void test_output(void)
 	     !ow_json_decode_line(buf, len - 1, &rec, why, sizeof(why)) &&
 	     rec.kind == OW_REC_SUMMARY &&
 	     strstr(buf, "\"episodes\":2,") &&
-	     strstr(buf, "\"request_to_verdict_ns\":{\"n\":3,\"min\":2000000,"
-			 "\"median\":300000000,\"p95\":5000000000,"
+	     strstr(buf, "\"request_to_verdict_ns\":{\"n\":4,\"min\":3000000,"
+			 "\"median\":10000000,\"p95\":5000000000,"
 			 "\"max\":5000000000}") &&
 	     strstr(buf, "\"record_whole\":1") &&
 	     strstr(buf, "\"checked\":[\"record_whole\"]") &&
@@ -158,9 +163,9 @@ static void test_output(void)
 	f = open_memstream(&buf, &len);
 	ow_stats_print(f, &s, &c);
 	fclose(f);
-	ok = strstr(buf, "summary: 18 events, 2 OOM episodes, 2 lost") &&
+	ok = strstr(buf, "summary: 20 events, 2 OOM episodes, 2 lost") &&
 	     strstr(buf, "request -> verdict") &&
-	     strstr(buf, "n=3 min 2.000 median 300.000 p95 5000.000 max 5000.000 ms") &&
+	     strstr(buf, "n=4 min 3.000 median 10.000 p95 5000.000 max 5000.000 ms") &&
 	     strstr(buf, "6 record_whole           1 violation") &&
 	     strstr(buf, "1 no_kill_without_grant  not checked");
 	if (!tap_ok(ok, "human summary: counts, latencies, invariants"))

@@ -102,6 +102,7 @@ static void test_names(void)
 	      !ow_event_type_from_name("mark_victi") &&
 	      !ow_event_type_from_name(NULL);
 	ok &= !strcmp(ow_verdict_reason_name(OW_RULE_TOO_SOON), "too_soon") &&
+	      !strcmp(ow_verdict_reason_name(OW_VETO_RECOVERED), "recovered") &&
 	      !strcmp(ow_clear_reason_name(OW_CLEAR_TIMEOUT), "timeout") &&
 	      !strcmp(ow_token_reason_name(OW_TOKEN_DISABLED), "disabled") &&
 	      !strcmp(ow_constraint_name(OW_CONSTRAINT_SYSRQ), "sysrq") &&
@@ -190,6 +191,39 @@ static void test_header(void)
 	if (!ok)
 		tap_diag("%s / %s", buf, why);
 	tap_ok(ok, "round trip: header with extreme config and odd kernel string");
+	ok = strstr(buf, "\"oom_arbiter_fallback_ms\":null,") &&
+	     strstr(buf, "\"swap_token\":-1,") &&
+	     rec.header.config.oom_arbiter_fallback_ms == OW_CONFIG_UNKNOWN &&
+	     rec.header.config.swap_token == -1;
+	tap_ok(ok, "header: a sysctl the kernel lacks is null, -1 stays -1");
+}
+
+/* The unknown sysctl: spelled null on input, held as OW_CONFIG_UNKNOWN. */
+static void test_header_null(void)
+{
+	static const char line[] =
+		"{\"v\":1,\"type\":\"header\",\"tool\":\"oomwatch\","
+		"\"kernel\":\"6.1.0\",\"config\":{\"oom_arbiter\":null,"
+		"\"oom_unreclaimable_timeout_ms\":null,"
+		"\"oom_arbiter_fallback_ms\":null,\"swap_token\":null,"
+		"\"swap_token_bypass_priority\":-1},\"kswapd_period_ms\":1000}";
+	struct ow_config unknown;
+	struct ow_record rec;
+	char buf[OW_LINE_MAX], why[OW_ERR_MAX];
+	int len;
+	bool ok;
+
+	ow_config_unknown(&unknown);
+	unknown.swap_token_bypass_priority = -1;
+	ok = !ow_json_decode_line(line, strlen(line), &rec, why, sizeof(why)) &&
+	     rec.kind == OW_REC_HEADER &&
+	     !memcmp(&rec.header.config, &unknown, sizeof(unknown));
+	len = ow_json_format_header(buf, sizeof(buf), &rec.header.config,
+				    rec.header.kernel, 1000);
+	ok = ok && len == (int)strlen(line) + 1 && !memcmp(buf, line, len - 1);
+	if (!ok)
+		tap_diag("%s / %s", buf, why);
+	tap_ok(ok, "header: nulls decode to unknown and encode back the same");
 }
 
 static void test_lost_and_summary(void)
@@ -345,6 +379,23 @@ static const struct bad_case bad_cases[] = {
 	  "{\"v\":1,\"type\":\"header\",\"tool\":\"other\",\"kernel\":\"k\","
 	  "\"config\":{},\"kswapd_period_ms\":1000}\n",
 	  "t.jsonl:1: not an oomwatch recording (tool \"other\")" },
+	{ "null outside the config", HDR EVH("null")
+	  "\"type\":\"task_exit\",\"exit_pid\":1,\"exit_tgid\":1}\n",
+	  "t.jsonl:2: field \"seq\": expected an integer" },
+	{ "config value spelling unknown as a number",
+	  "{\"v\":1,\"type\":\"header\",\"tool\":\"oomwatch\",\"kernel\":\"k\","
+	  "\"config\":{\"oom_arbiter\":-2147483648,"
+	  "\"oom_unreclaimable_timeout_ms\":5000,\"oom_arbiter_fallback_ms\":1,"
+	  "\"swap_token\":0,\"swap_token_bypass_priority\":2},"
+	  "\"kswapd_period_ms\":1000}\n",
+	  "t.jsonl:1: field \"config.oom_arbiter\": -2147483648 out of range" },
+	{ "config value of the wrong type",
+	  "{\"v\":1,\"type\":\"header\",\"tool\":\"oomwatch\",\"kernel\":\"k\","
+	  "\"config\":{\"oom_arbiter\":true,"
+	  "\"oom_unreclaimable_timeout_ms\":5000,\"oom_arbiter_fallback_ms\":1,"
+	  "\"swap_token\":0,\"swap_token_bypass_priority\":2},"
+	  "\"kswapd_period_ms\":1000}\n",
+	  "t.jsonl:1: field \"config.oom_arbiter\": expected an integer" },
 	{ "lost count negative", HDR
 	  "{\"v\":1,\"type\":\"lost\",\"cpu\":-1,\"count\":-3}\n",
 	  "t.jsonl:2: field \"count\": -3 out of range" },
@@ -520,6 +571,7 @@ int main(void)
 	test_round_trip_comm();
 	test_encoder_rejects();
 	test_header();
+	test_header_null();
 	test_lost_and_summary();
 	test_bad_inputs();
 	test_bad_inputs_raw();

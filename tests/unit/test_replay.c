@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * --replay end to end, through the real main (oomwatch-host): exit codes
+ * on the fixtures with and without --assert, the reason-chain lines of
+ * the human timeline, --json round trips, --record, --svg, the filters,
+ * and every kind of damaged file: "FILE:LINE: why", exit 1, never a crash.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* tap.c */
+bool tap_ok(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int tap_done(void);
+/* proc.c */
+struct proc_result {
+	int status;
+	char *out;
+	size_t out_len;
+	char *err;
+	size_t err_len;
+};
+int proc_run(const char *const argv[], const char *stdin_path,
+	     struct proc_result *r);
+void proc_free(struct proc_result *r);
+const char *proc_path(const char *name);
+const char *proc_write(const char *name, const void *data, size_t len);
+char *proc_slurp(const char *path, size_t *len);
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define ARGV(...)	((const char *[]){ OOMWATCH_BIN, __VA_ARGS__, NULL })
+#define FIX(name)	FIXTURE_DIR "/" name
+
+static bool has(const char *text, const char *want, const char *where)
+{
+	if (strstr(text, want))
+		return true;
+	tap_diag("no \"%s\" in %s", want, where);
+	return false;
+}
+
+static void show(const struct proc_result *r)
+{
+	tap_diag("exit %d; stdout: %.600s", r->status, r->out ? r->out : "");
+	tap_diag("stderr: %.600s", r->err ? r->err : "");
+}
+
+/* ------------------------------------------------------ exit statuses */
+
+static void test_statuses(void)
+{
+	static const struct {
+		const char *file;
+		int plain, asserted;
+		const char *violation;	/* in stdout (timeline) */
+	} cases[] = {
+		{ FIX("arbiter_ok.jsonl"), 0, 0, NULL },
+		{ FIX("token_bug_2004.jsonl"), 0, 2, "!!            token_yields: "
+		  "mark_victim seq 105" },
+		{ FIX("kill_without_grant.jsonl"), 0, 2, "!!            "
+		  "no_kill_without_grant: mark_victim seq 2" },
+		{ FIX("stuck_request.jsonl"), 0, 2, "!!            liveness: "
+		  "oom_request seq 1" },
+		{ FIX("broken_record.jsonl"), 0, 2, "!!            record_whole: "
+		  "2 events lost" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct proc_result r, a;
+		const char *name = strrchr(cases[i].file, '/') + 1;
+		bool ok;
+
+		ok = !proc_run(ARGV("--replay", cases[i].file), NULL, &r) &&
+		     !proc_run(ARGV("--replay", cases[i].file, "--assert"), NULL,
+			       &a) &&
+		     r.status == cases[i].plain && a.status == cases[i].asserted &&
+		     (!cases[i].violation ||
+		      has(r.out, cases[i].violation, "stdout")) &&
+		     (cases[i].asserted == 0 ||
+		      has(a.err, "oomwatch: --assert: ", "stderr"));
+		if (!tap_ok(ok, "replay %s: exit %d, with --assert %d", name,
+			    cases[i].plain, cases[i].asserted)) {
+			show(&r);
+			show(&a);
+		}
+		proc_free(&r);
+		proc_free(&a);
+	}
+}
+
+/* ---------------------------------------------------------- timeline */
+
+static void test_timeline(void)
+{
+	static const char *const arbiter[] = {
+		"TIME(s)       EVENT         DETAILS\n",
+		"     2.000000 UNRECLAIMABLE node 0: kswapd failed 16 reclaim "
+		"passes in a row\n",
+		"     2.100000 REQUEST       hog[200] memcg ? asks for an OOM "
+		"kill: node 0, order 0, gfp 0x100cca; waits for kswapd's verdict "
+		"(1 waiting on node 0)\n",
+		"     2.101000 DEFER         node 0, oldest request hog[200] "
+		"memcg ? (waiting 1 ms): too_soon: unreclaimable for less than "
+		"the timeout (5000 ms)\n",
+		"     2.300000 VETO          bystander[201] memcg ? on node 0, "
+		"after 100 ms: alloc_ok: its last allocation attempt succeeded: "
+		"no kill\n",
+		"     3.000000 BYPASS        bystander[201] ignored the swap "
+		"token at priority 2: 64 folios of hog[200] reclaimable (node 0)\n",
+		"     7.000000 RECLAIMABLE   node 0 after 5000 ms: timeout: the "
+		"timer cleared it to force a full rescan\n",
+		"     7.060000 GRANT         node 0, kill allowed: oldest request "
+		"hog[200] memcg ? (waiting 4960 ms), settles 1 waiting request; "
+		"kswapd saw: unreclaimable 5060 ms (timeout 5000), low zone 0 free "
+		"100 <= min 128, low zone 1 free 900 <= min 1000, 1 looping, 0 pages "
+		"reclaimed in the last full scan\n",
+		"     7.070000 KILL          global OOM, victim hog[200]: rss "
+		"481200 kB (anon 480000, file 1200, shmem 0), total_vm 524288 kB, "
+		"oom_score_adj 0, memcg 1; chosen by hog[200], 10 ms after GRANT "
+		"seq 13 on node 0; swap token (held by hog[200]) shielded up to "
+		"512 folios per pass, bypassed 1 time\n",
+		"     7.210000 EXIT          hog[200] is gone, 140 ms after the "
+		"kill\n",
+		"summary: 22 events, 1 OOM episode, 0 lost\n",
+		"    3 liveness               ok\n",
+	};
+	static const char *const token[] = {
+		"     5.500000 KILL          global OOM, victim updater[300]: rss "
+		"200800 kB (anon 200000, file 800, shmem 0), total_vm 262144 kB, "
+		"oom_score_adj 0, memcg 1; chosen by hog[301], no GRANT or "
+		"FALLBACK before it (stock path); the allocator saw node 0 zone 1 "
+		"available 900 <= min 1100, reclaimable 2048, 16 retries without "
+		"progress (hog[301]); swap token (held by updater[300]) shielded "
+		"up to 2048 folios per pass, never bypassed in this episode\n",
+		"    4 token_yields           1 violation\n",
+	};
+	struct proc_result r;
+	bool ok;
+
+	ok = !proc_run(ARGV("--replay", FIX("arbiter_ok.jsonl")), NULL, &r) &&
+	     r.status == 0 && !r.err[0];
+	for (size_t i = 0; ok && i < ARRAY_SIZE(arbiter); i++)
+		ok = has(r.out, arbiter[i], "stdout");
+	if (!tap_ok(ok, "timeline of arbiter_ok: each decision with its "
+		    "reason chain, kill with victim and evidence"))
+		show(&r);
+	proc_free(&r);
+
+	ok = !proc_run(ARGV("--replay", FIX("token_bug_2004.jsonl")), NULL,
+		       &r) && r.status == 0;
+	for (size_t i = 0; ok && i < ARRAY_SIZE(token); i++)
+		ok = has(r.out, token[i], "stdout");
+	if (!tap_ok(ok, "timeline of token_bug_2004: the stock kill's allocator "
+		    "and swap token evidence"))
+		show(&r);
+	proc_free(&r);
+}
+
+/* ------------------------------------------------------------ modes */
+
+/* Event and lost lines of a recording: what a round trip keeps. */
+static char *body(const char *text)
+{
+	char *out = calloc(1, strlen(text) + 1);
+	const char *p = text;
+
+	while (out && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p + 1) : strlen(p);
+
+		if (!strstr(p, "\"type\":\"summary\"") ||
+		    (nl && strstr(p, "\"type\":\"summary\"") > nl))
+			strncat(out, p, n);
+		p += n;
+	}
+	return out;
+}
+
+static void test_json(void)
+{
+	const char *once = proc_path("once.jsonl");
+	struct proc_result r1, r2;
+	size_t flen;
+	char *fix = proc_slurp(FIX("arbiter_ok.jsonl"), &flen);
+	char *b1 = NULL, *bf = NULL;
+	bool ok;
+
+	ok = fix && !proc_run(ARGV("--replay", FIX("arbiter_ok.jsonl"), "-j"),
+			      NULL, &r1) && r1.status == 0 && !r1.err[0];
+	if (ok)
+		proc_write("once.jsonl", r1.out, r1.out_len);
+	ok = ok && !proc_run(ARGV("--replay", once, "--json"), NULL, &r2) &&
+	     r2.status == 0 && r1.out_len == r2.out_len &&
+	     !memcmp(r1.out, r2.out, r1.out_len);
+	if (ok) {
+		b1 = body(r1.out);
+		bf = body(fix);
+	}
+	ok = ok && b1 && bf && !strcmp(b1, bf) &&
+	     has(r1.out, "{\"v\":1,\"type\":\"summary\",\"events\":22,", "out");
+	if (!tap_ok(ok, "--replay --json: the fixture's lines come back byte "
+		    "for byte, and replaying the output gives the same output"))
+		show(&r1);
+	proc_free(&r1);
+	proc_free(&r2);
+	free(b1);
+	free(bf);
+	free(fix);
+
+	ok = !proc_run(ARGV("--replay", FIX("arbiter_ok.jsonl"), "-j", "-s"),
+		       NULL, &r1) && r1.status == 0 &&
+	     !strncmp(r1.out, "{\"v\":1,\"type\":\"header\",", 23) &&
+	     strchr(r1.out, '\n') &&
+	     !strncmp(strchr(r1.out, '\n') + 1,
+		      "{\"v\":1,\"type\":\"summary\",", 24) &&
+	     strchr(strchr(r1.out, '\n') + 1, '\n') ==
+	     r1.out + r1.out_len - 1;
+	tap_ok(ok, "-j -s: the header and the summary only");
+	proc_free(&r1);
+}
+
+static void test_record_svg(void)
+{
+	const char *rec = proc_path("rec.jsonl"), *svg = proc_path("out.svg");
+	struct proc_result r, j;
+	size_t len = 0;
+	char *text = NULL, *pic = NULL;
+	bool ok;
+
+	ok = !proc_run(ARGV("--replay", FIX("arbiter_ok.jsonl"), "-s",
+			    "--record", rec, "--svg", svg), NULL, &r) &&
+	     r.status == 0 &&
+	     !proc_run(ARGV("--replay", FIX("arbiter_ok.jsonl"), "-j"), NULL,
+		       &j) &&
+	     (text = proc_slurp(rec, &len)) && len == j.out_len &&
+	     !memcmp(text, j.out, len) &&
+	     (pic = proc_slurp(svg, &len)) && !strncmp(pic, "<svg ", 5) &&
+	     len > 7 && !strcmp(pic + len - 7, "</svg>\n") &&
+	     has(r.out, "summary: 22 events", "stdout") &&
+	     !strstr(r.out, "GRANT");
+	if (!tap_ok(ok, "--record writes what -j prints; --svg writes a picture; "
+		    "-s prints only the summary"))
+		show(&r);
+	proc_free(&r);
+	proc_free(&j);
+	free(text);
+	free(pic);
+
+	ok = !proc_run(ARGV("--replay", rec, "--record", rec), NULL, &r) &&
+	     r.status == 1 && has(r.err, "--record would overwrite", "stderr");
+	tap_ok(ok, "--record onto the --replay file is refused (exit 1)");
+	proc_free(&r);
+
+	ok = !proc_run(ARGV("--replay", FIX("arbiter_ok.jsonl"), "--svg",
+			    "/nonexistent/dir/x.svg"), NULL, &r) &&
+	     r.status == 1 && has(r.err, "--svg /nonexistent/dir/x.svg: No such "
+				  "file or directory", "stderr");
+	tap_ok(ok, "--svg into a missing directory: exit 1 with the reason");
+	proc_free(&r);
+}
+
+static void test_filters(void)
+{
+	struct proc_result r;
+	bool ok;
+
+	ok = !proc_run(ARGV("--replay", FIX("arbiter_ok.jsonl"), "-p", "201"),
+		       NULL, &r) && r.status == 0 &&
+	     has(r.out, "VETO          bystander[201]", "stdout") &&
+	     has(r.out, "BYPASS        bystander[201]", "stdout") &&
+	     has(r.out, "UNRECLAIMABLE", "stdout") &&
+	     !strstr(r.out, "hog[200] memcg ? asks") &&
+	     !strstr(r.out, "KILL") &&
+	     has(r.out, "summary: 22 events", "stdout");
+	if (!tap_ok(ok, "-p 201: its events only; the summary counts all"))
+		show(&r);
+	proc_free(&r);
+
+	ok = !proc_run(ARGV("--replay", FIX("kill_without_grant.jsonl"), "-c",
+			    "7"), NULL, &r) && r.status == 0 &&
+	     has(r.out, "KILL          global OOM, victim hog[401]", "stdout") &&
+	     !strstr(r.out, "REQUEST") &&
+	     has(r.err, "oomwatch: --cgroup: 1 OOM request not shown: a "
+		 "recording does not say which memcg", "stderr") &&
+	     has(r.out, "1 no_kill_without_grant  1 violation", "stdout");
+	if (!tap_ok(ok, "-c 7 on a recording: the kill in memcg 7, requests "
+		    "not attributable (said), checker unaffected"))
+		show(&r);
+	proc_free(&r);
+
+	ok = !proc_run(ARGV("--replay", FIX("kill_without_grant.jsonl"), "-c",
+			    "8", "--assert"), NULL, &r) && r.status == 2 &&
+	     !strstr(r.out, "KILL  ");
+	tap_ok(ok, "-c 8: the kill is not shown, --assert still fails");
+	proc_free(&r);
+
+	ok = !proc_run(ARGV("--replay", FIX("arbiter_ok.jsonl"), "-T"), NULL,
+		       &r) && r.status == 0 &&
+	     has(r.out, "+TIME(s)    TIME(s)", "stdout") &&
+	     has(r.out, "+     6.060      7.060000 GRANT", "stdout");
+	tap_ok(ok, "-T on a recording: time since the first event");
+	proc_free(&r);
+}
+
+/* ------------------------------------------------------- bad files */
+
+#define HDR "{\"v\":1,\"type\":\"header\",\"tool\":\"oomwatch\",\"kernel\":\"k\"," \
+	"\"config\":{\"oom_arbiter\":1,\"oom_unreclaimable_timeout_ms\":5000," \
+	"\"oom_arbiter_fallback_ms\":10000,\"swap_token\":0," \
+	"\"swap_token_bypass_priority\":null},\"kswapd_period_ms\":1000}\n"
+#define WAKE(seq) "{\"v\":1,\"seq\":" #seq ",\"ts_ns\":1" #seq "000,\"cpu\":0," \
+	"\"pid\":30,\"tgid\":30,\"comm\":\"kswapd0\",\"type\":\"kswapd_wake\"," \
+	"\"nid\":0,\"zid\":2,\"order\":0}\n"
+
+static void test_bad_files(void)
+{
+	static const struct {
+		const char *name;
+		const char *text;
+		size_t len;		/* 0: strlen */
+		const char *err;	/* after "oomwatch: <path>" */
+	} cases[] = {
+		{ "truncated.jsonl", HDR WAKE(0) "{\"v\":1,\"seq\":1,\"ts_", 0,
+		  ":3: truncated line (no newline at end of file)" },
+		{ "badjson.jsonl", HDR "{\"v\":1,\"seq\":}\n", 0,
+		  ":2: unexpected character '}' at column 14" },
+		{ "badfield.jsonl", HDR WAKE(0) "{\"v\":1,\"seq\":1,\"ts_ns\":1,"
+		  "\"cpu\":0,\"pid\":1,\"tgid\":1,\"comm\":\"c\",\"type\":"
+		  "\"kswapd_wake\",\"nid\":0,\"zid\":2}\n", 0,
+		  ":3: field \"order\" missing" },
+		{ "version.jsonl", "{\"v\":9,\"type\":\"header\"}\n", 0,
+		  ":1: version 9 not supported" },
+		{ "empty.jsonl", "", 0, ": empty file, not an oomwatch "
+		  "recording" },
+		{ "binary.jsonl", "\x7f" "ELF\x02\x01\x01\0\0\0\n", 11,
+		  ":1: not a JSON object" },
+		{ "nul.jsonl", HDR "{\"v\":1\0}\n", sizeof(HDR) - 1 + 9,
+		  ":2: bad number \"1\\x00\" at column 6" },
+		{ "header2.jsonl", HDR WAKE(0) HDR, 0,
+		  ":3: header must be the first line" },
+		{ "long.jsonl", NULL, 0, ":2: line longer than 4096 bytes" },
+	};
+	static char big[sizeof(HDR) + 5000];
+
+	memcpy(big, HDR, sizeof(HDR) - 1);
+	memset(big + sizeof(HDR) - 1, ' ', 4999);
+	big[sizeof(big) - 1] = '\n';
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *text = cases[i].text ? cases[i].text : big;
+		size_t len = cases[i].len ? cases[i].len :
+			     cases[i].text ? strlen(text) : sizeof(big);
+		const char *path = proc_write(cases[i].name, text, len);
+		char want[512];
+		struct proc_result r;
+		bool ok;
+
+		snprintf(want, sizeof(want), "oomwatch: %s%s\n", path,
+			 cases[i].err);
+		ok = !proc_run(ARGV("--replay", path, "--assert"), NULL, &r) &&
+		     r.status == 1 && strstr(r.err, want) &&
+		     !strcmp(strstr(r.err, want), want);
+		if (!tap_ok(ok, "bad file %s: \"FILE%s\", exit 1", cases[i].name,
+			    cases[i].err))
+			show(&r);
+		proc_free(&r);
+	}
+}
+
+static void test_stdin_and_headerless(void)
+{
+	const char *p = proc_write("nohdr.jsonl", WAKE(0) WAKE(1),
+				   strlen(WAKE(0) WAKE(1)));
+	struct proc_result r;
+	bool ok;
+
+	ok = !proc_run(ARGV("--replay", "-", "--assert", "-s"),
+		       FIX("arbiter_ok.jsonl"), &r) && r.status == 0 &&
+	     has(r.out, "summary: 22 events", "stdout");
+	tap_ok(ok, "--replay - reads stdin");
+	proc_free(&r);
+
+	ok = !proc_run(ARGV("--replay", p, "--assert"), NULL, &r) &&
+	     r.status == 0 && has(r.err, "no header line: configuration "
+				  "unknown, only record_whole is checked",
+				  "stderr") &&
+	     has(r.out, "5 timer_works            not checked", "stdout");
+	tap_ok(ok, "a recording without a header: said, and replayed");
+	proc_free(&r);
+}
+
+int main(void)
+{
+	test_statuses();
+	test_timeline();
+	test_json();
+	test_record_svg();
+	test_filters();
+	test_bad_files();
+	test_stdin_and_headerless();
+	return tap_done();
+}

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * oomwatch: argument parsing and dispatch; cli.h says why it is apart.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE		/* argp */
+#endif
+#include <argp.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "replay.h"
+
+const char *argp_program_version = "oomwatch 0.2 (trace format 1)";
+const char *argp_program_bug_address = "<oomwatch@localhost>";
+
+static const char doc[] =
+"Watch the kernel's OOM decisions and check their rules.\n"
+"\n"
+"oomwatch follows the patched kernel's OOM arbiter and swap token (trace\n"
+"system \"oomwatch\") and the stock oom: and vmscan: events, and prints one\n"
+"line per decision with its reason chain: who asked, what kswapd saw, the\n"
+"verdict, the victim.  It checks the invariants of DESIGN.md as it goes,\n"
+"live or on a recording.\n"
+"\n"
+"USAGE: oomwatch [-j|-s] [-T] [-p PID] [-c CGROUP] [-d SECONDS] [--assert]\n"
+"                [--record FILE] [--svg FILE] [-M] [-v]\n"
+"       oomwatch --replay FILE [-j|-s] [-T] [-p PID] [-c CGROUP] [--assert]\n"
+"                [--record FILE] [--svg FILE]\n"
+"\n"
+"EXAMPLES:\n"
+"    oomwatch                      # live timeline of OOM decisions\n"
+"    oomwatch -T -s                # wall-clock times; only the summary\n"
+"    oomwatch -j > oom.jsonl       # JSON lines on stdout, summary last\n"
+"    oomwatch --record oom.jsonl   # timeline, and a recording to replay\n"
+"    oomwatch --assert -d 60       # check the rules for 60 s, exit 2 if broken\n"
+"    oomwatch -p 181               # only events about process 181\n"
+"    oomwatch -c /sys/fs/cgroup/job   # only kills and requests in that memcg\n"
+"    oomwatch --replay oom.jsonl --assert --svg oom.svg\n"
+"                                  # check a recording, draw it; no BPF\n"
+"\n"
+"Live tracing needs root (CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN) and a\n"
+"kernel with BTF (/sys/kernel/btf/vmlinux).  -p and -c choose what is\n"
+"printed; the checker, the summary, --record and --svg see every event.\n"
+"The checker always runs and reports what breaks; --assert makes it fail\n"
+"the run.\n"
+"\v"
+"EXIT STATUS:\n"
+"    0  ok\n"
+"    1  set-up error: bad option or number, not root / no CAP_BPF, no BTF,\n"
+"       BPF load or attach failure, unreadable or malformed --replay file\n"
+"    2  --assert: an invariant was violated, or events were lost\n"
+"    3  a required tracepoint is missing: not the oomwatch-patched kernel\n"
+"       (--tolerate-missing runs with the stock tracepoints only)\n"
+"\n"
+"The JSON lines are described field by field in docs/trace-format.md.\n";
+
+enum {
+	OPT_ASSERT = 0x100,	/* long options without a short one */
+	OPT_RECORD,
+	OPT_REPLAY,
+	OPT_SVG,
+};
+
+static const struct argp_option opts[] = {
+	{ "pid", 'p', "PID", 0,
+	  "Print only events about this process (its requests, verdicts, "
+	  "kill, token moves) and the unreclaimable transitions around them", 0 },
+	{ "cgroup", 'c', "CGROUP", 0,
+	  "Print only the kills and OOM requests of tasks in this cgroup v2 "
+	  "directory or below it.  Filters by memory cgroup id: the victim's "
+	  "memcg as the kernel charges it, so the directory needs the memory "
+	  "controller (\"memory\" in its parent's cgroup.subtree_control).  "
+	  "A number is taken as a memcg id (the directory's inode number)", 0 },
+	{ "timestamp", 'T', NULL, 0,
+	  "Prefix lines with the wall-clock time (with --replay: the time "
+	  "since the first event)", 0 },
+	{ "json", 'j', NULL, 0,
+	  "JSON lines on stdout (format version 1), a summary object last; "
+	  "diagnostics on stderr", 0 },
+	{ "summary", 's', NULL, 0,
+	  "No timeline: only the summary at the end", 0 },
+	{ "duration", 'd', "SECONDS", 0, "Stop after this long", 0 },
+	{ "assert", OPT_ASSERT, NULL, 0,
+	  "Exit with status 2 on any invariant violation or lost event", 0 },
+	{ "record", OPT_RECORD, "FILE", 0,
+	  "Also write the complete JSON-lines recording to FILE", 0 },
+	{ "replay", OPT_REPLAY, "FILE", 0,
+	  "Read a recording instead of tracing: decode, check, print; no BPF, "
+	  "any machine (\"-\": stdin)", 0 },
+	{ "svg", OPT_SVG, "FILE", 0,
+	  "At the end, draw the run as an SVG timeline into FILE", 0 },
+	{ "tolerate-missing", 'M', NULL, 0,
+	  "On a kernel without the oomwatch tracepoints, watch the stock ones "
+	  "only", 0 },
+	{ "verbose", 'v', NULL, 0, "Show libbpf's messages", 0 },
+	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
+	{},
+};
+
+/* Decimal only: "010" is ten, not eight, and "0x10" is refused. */
+static long parse_long(const char *arg, long min, long max,
+		       struct argp_state *state, const char *what)
+{
+	char *end;
+	long val;
+
+	errno = 0;
+	val = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || val < min || val > max) {
+		argp_error(state, "invalid %s \"%s\": expected a number from "
+			   "%ld to %ld", what, arg, min, max);
+		return min;	/* not reached: argp_error exits */
+	}
+	return val;
+}
+
+static const char *nonempty(const char *arg, struct argp_state *state,
+			    const char *opt)
+{
+	if (!arg[0])
+		argp_error(state, "%s: empty file name", opt);
+	return arg;
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	struct ow_cli *cli = state->input;
+
+	switch (key) {
+	case 'p':
+		cli->pid = parse_long(arg, 1, INT_MAX, state, "PID");
+		break;
+	case 'c':
+		if (!arg[0])
+			argp_error(state, "--cgroup: empty path");
+		cli->cgroup = arg;
+		break;
+	case 'T':
+		cli->timestamp = true;
+		break;
+	case 'j':
+		cli->json = true;
+		break;
+	case 's':
+		cli->summary_only = true;
+		break;
+	case 'd':
+		cli->duration = parse_long(arg, 1, OW_MAX_DURATION, state,
+					   "duration");
+		break;
+	case OPT_ASSERT:
+		cli->assert_mode = true;
+		break;
+	case OPT_RECORD:
+		cli->record = nonempty(arg, state, "--record");
+		break;
+	case OPT_REPLAY:
+		cli->replay = nonempty(arg, state, "--replay");
+		break;
+	case OPT_SVG:
+		cli->svg = nonempty(arg, state, "--svg");
+		break;
+	case 'M':
+		cli->tolerate_missing = true;
+		break;
+	case 'v':
+		cli->verbose = true;
+		break;
+	case 'h':
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument \"%s\"", arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+void ow_cli_parse(struct ow_cli *cli, int argc, char **argv)
+{
+	static const struct argp argp = {
+		.options = opts, .parser = parse_arg, .doc = doc,
+	};
+
+	memset(cli, 0, sizeof(*cli));
+	/* argp's default is EX_USAGE (64): ours is documented as 1. */
+	argp_err_exit_status = OW_EXIT_SETUP;
+	argp_parse(&argp, argc, argv, 0, NULL, cli);
+}
+
+static bool same_name(const char *a, const char *b)
+{
+	return a && b && strcmp(a, "-") && !strcmp(a, b);
+}
+
+int ow_cli_check(const struct ow_cli *cli, char *why, size_t size)
+{
+	const char *bad = NULL;
+
+	if (cli->replay && cli->duration)
+		bad = "--duration is for live tracing, not --replay";
+	else if (cli->replay && cli->tolerate_missing)
+		bad = "--tolerate-missing is for live tracing, not --replay";
+	else if (cli->record && !strcmp(cli->record, "-"))
+		bad = "--record needs a file name (use -j for stdout)";
+	else if (cli->svg && !strcmp(cli->svg, "-"))
+		bad = "--svg needs a file name";
+	else if (same_name(cli->replay, cli->record))
+		bad = "--record would overwrite the --replay file";
+	else if (same_name(cli->replay, cli->svg))
+		bad = "--svg would overwrite the --replay file";
+	else if (same_name(cli->record, cli->svg))
+		bad = "--record and --svg name the same file";
+	if (!bad)
+		return 0;
+	snprintf(why, size, "%s", bad);
+	return -1;
+}
+
+int ow_main(int argc, char **argv, ow_live_fn live)
+{
+	struct ow_cli cli;
+	char why[128];
+
+	ow_cli_parse(&cli, argc, argv);
+	if (ow_cli_check(&cli, why, sizeof(why))) {
+		fprintf(stderr, "oomwatch: %s\n"
+			"Try `oomwatch --help' for more information.\n", why);
+		return OW_EXIT_SETUP;
+	}
+	if (cli.replay)
+		return ow_replay(&cli, stdout, stderr);
+	return live(&cli);
+}

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * oomwatch --replay; replay.h says what it promises.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "cgroup.h"
+#include "replay.h"
+#include "session.h"
+
+/* --record or --svg naming the input under another spelling. */
+static bool same_file(FILE *in, const char *path)
+{
+	struct stat a, b;
+
+	return path && !fstat(fileno(in), &a) && !stat(path, &b) &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+static FILE *open_input(const struct ow_cli *cli, FILE *err)
+{
+	FILE *in = strcmp(cli->replay, "-") ? fopen(cli->replay, "r") : stdin;
+
+	if (!in) {
+		fprintf(err, "oomwatch: --replay %s: %s\n", cli->replay,
+			strerror(errno));
+		return NULL;
+	}
+	if (same_file(in, cli->record) || same_file(in, cli->svg)) {
+		fprintf(err, "oomwatch: --replay %s: --%s would overwrite it\n",
+			cli->replay, same_file(in, cli->record) ? "record" :
+			"svg");
+		if (in != stdin)
+			fclose(in);
+		return NULL;
+	}
+	return in;
+}
+
+/* -c on a recording: a memcg id, or a cgroup v2 path of this machine. */
+static int resolve_cgroup(const struct ow_cli *cli, FILE *err,
+			  struct ow_cgroup_set **set)
+{
+	char why[256], note[512];
+
+	*set = NULL;
+	if (!cli->cgroup)
+		return 0;
+	*set = malloc(sizeof(**set));
+	if (!*set) {
+		fprintf(err, "oomwatch: out of memory\n");
+		return OW_EXIT_SETUP;
+	}
+	if (ow_cgroup_resolve(*set, cli->cgroup, true, why, sizeof(why),
+			      note, sizeof(note))) {
+		fprintf(err, "oomwatch: %s\n", why);
+		return OW_EXIT_SETUP;
+	}
+	if (note[0])
+		fprintf(err, "oomwatch: %s\n", note);
+	return 0;
+}
+
+/* The first record decides the configuration: a header, or none. */
+static int start(struct ow_session *s, const struct ow_record *rec,
+		 const char *name, FILE *err)
+{
+	if (rec && rec->kind == OW_REC_HEADER)
+		return ow_session_start(s, &rec->header);
+	fprintf(err, "oomwatch: %s: no header line: configuration unknown, "
+		"only record_whole is checked\n", name);
+	return ow_session_start(s, NULL);
+}
+
+static int feed(struct ow_session *s, struct ow_reader *r, const char *name,
+		FILE *err, unsigned long long *last)
+{
+	struct ow_record rec;
+	bool started = false;
+	int ret;
+
+	while ((ret = ow_reader_next(r, &rec)) == 1) {
+		if (!started) {
+			started = true;
+			ret = start(s, &rec, name, err);
+			if (ret)
+				return ret;
+		}
+		if (rec.kind == OW_REC_EVENT) {
+			ow_session_event(s, &rec.event);
+			*last = rec.event.ts_ns;
+		} else if (rec.kind == OW_REC_LOST) {
+			ow_session_lost(s, rec.lost.cpu, rec.lost.count);
+		}
+	}
+	if (ret < 0) {
+		if (started)
+			ow_session_flush(s);	/* what came before, then why */
+		fprintf(err, "oomwatch: %s\n", ow_reader_error(r));
+		return OW_EXIT_SETUP;
+	}
+	if (!started) {
+		fprintf(err, "oomwatch: %s: empty file, not an oomwatch "
+			"recording\n", name);
+		return OW_EXIT_SETUP;
+	}
+	return 0;
+}
+
+int ow_replay(const struct ow_cli *cli, FILE *out, FILE *err)
+{
+	struct ow_session_opts so = { .cli = cli, .out = out, .err = err };
+	const char *name = strcmp(cli->replay, "-") ? cli->replay : "<stdin>";
+	unsigned long long last = 0;
+	struct ow_session *s = NULL;
+	struct ow_reader *r = NULL;
+	int ret;
+	FILE *in;
+
+	ret = resolve_cgroup(cli, err, &so.cgroup);
+	if (ret)
+		goto out_free;
+	in = open_input(cli, err);
+	if (!in) {
+		ret = OW_EXIT_SETUP;
+		goto out_free;
+	}
+	r = malloc(sizeof(*r));
+	s = ow_session_new(&so);
+	if (!r || !s) {
+		ret = OW_EXIT_SETUP;
+		goto out_close;
+	}
+	ow_reader_init(r, in, name);
+	ret = feed(s, r, name, err, &last);
+	if (!ret)
+		ret = ow_session_finish(s, last);
+out_close:
+	if (in != stdin)
+		fclose(in);
+out_free:
+	ow_session_free(s);
+	free(r);
+	free(so.cgroup);
+	return ret;
+}

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * oomwatch: one run's event path; session.h says where things go.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "checker.h"
+#include "output.h"
+#include "session.h"
+#include "stats.h"
+#include "svg.h"
+
+#define KSWAPD_PERIOD_MS	1000	/* HZ-independent: kswapd's timer */
+
+struct ow_session {
+	struct ow_session_opts o;
+	struct ow_header hdr;
+	bool have_header;
+	bool started;
+	bool timeline;		/* the human timeline is on out */
+	bool json_events;	/* JSON event lines are on out */
+	FILE *record;
+	bool record_failed;
+	int record_errno;
+	struct ow_checker checker;
+	struct ow_stats stats;
+	struct ow_out out;
+	struct ow_filter filter;
+	struct ow_svg *svg;
+	unsigned long long events;
+	unsigned long long lost;
+	unsigned long long last_ts;
+};
+
+struct ow_session *ow_session_new(const struct ow_session_opts *opts)
+{
+	struct ow_session *s = calloc(1, sizeof(*s));
+
+	if (!s) {
+		fprintf(opts->err, "oomwatch: out of memory\n");
+		return NULL;
+	}
+	s->o = *opts;
+	if (opts->cli->svg) {
+		s->svg = ow_svg_new();
+		if (!s->svg) {
+			fprintf(opts->err, "oomwatch: out of memory\n");
+			free(s);
+			return NULL;
+		}
+	}
+	ow_stats_init(&s->stats);
+	return s;
+}
+
+void ow_session_free(struct ow_session *s)
+{
+	if (!s)
+		return;
+	if (s->record)
+		fclose(s->record);
+	ow_svg_free(s->svg);
+	ow_stats_free(&s->stats);
+	free(s);
+}
+
+unsigned long long ow_session_events(const struct ow_session *s)
+{
+	return s->events;
+}
+
+static void report(void *ctx, const struct ow_violation *v)
+{
+	struct ow_session *s = ctx;
+
+	if (s->timeline)
+		ow_out_violation(&s->out, v);
+	else
+		fprintf(s->o.err, "oomwatch: violation: %s\n", v->msg);
+}
+
+/* Remember the first write error; the run goes on, the exit says it. */
+static void record_result(struct ow_session *s, int ret)
+{
+	if (ret && !s->record_failed) {
+		s->record_failed = true;
+		s->record_errno = errno ? errno : EIO;
+	}
+}
+
+int ow_session_open_record(struct ow_session *s)
+{
+	const char *path = s->o.cli->record;
+
+	if (!path || s->record)
+		return 0;
+	s->record = fopen(path, "w");
+	if (!s->record) {
+		fprintf(s->o.err, "oomwatch: --record %s: %s\n", path,
+			strerror(errno));
+		return OW_EXIT_SETUP;
+	}
+	return 0;
+}
+
+static void start_output(struct ow_session *s)
+{
+	const struct ow_cli *cli = s->o.cli;
+	struct ow_out_opts oo = {
+		.f = s->o.out,
+		.clock = !cli->timestamp ? OW_CLOCK_NONE :
+			 s->o.live ? OW_CLOCK_WALL : OW_CLOCK_RELATIVE,
+		.wall_offset_ns = s->o.wall_offset_ns,
+		.cfg = s->hdr.config,
+	};
+
+	s->timeline = !cli->json && !cli->summary_only;
+	s->json_events = cli->json && !cli->summary_only;
+	ow_out_init(&s->out, &oo);
+	if (s->timeline)
+		ow_out_columns(&s->out);
+}
+
+int ow_session_start(struct ow_session *s, const struct ow_header *h)
+{
+	const struct ow_cli *cli = s->o.cli;
+	struct ow_check_opts co;
+	int ret;
+
+	s->started = true;
+	s->have_header = h != NULL;
+	if (h) {
+		s->hdr = *h;
+	} else {
+		ow_config_unknown(&s->hdr.config);
+		s->hdr.kswapd_period_ms = KSWAPD_PERIOD_MS;
+		snprintf(s->hdr.kernel, sizeof(s->hdr.kernel), "unknown");
+	}
+	ret = ow_session_open_record(s);
+	if (ret)
+		return ret;
+	ow_check_opts_default(&co);
+	co.kswapd_period_ms = s->hdr.kswapd_period_ms;
+	co.report = report;
+	co.ctx = s;
+	ow_checker_init(&s->checker, &s->hdr.config, &co);
+	ow_filter_init(&s->filter, cli->pid, s->o.cgroup,
+		       s->o.live && s->o.cgroup && s->o.cgroup->path[0]);
+	start_output(s);
+	if (cli->json)
+		ow_json_write_header(s->o.out, &s->hdr.config, s->hdr.kernel,
+				     s->hdr.kswapd_period_ms);
+	if (s->record)
+		record_result(s, ow_json_write_header(s->record,
+						      &s->hdr.config,
+						      s->hdr.kernel,
+						      s->hdr.kswapd_period_ms));
+	return 0;
+}
+
+static bool about_request(unsigned int type)
+{
+	return type >= OW_OOM_REQUEST && type <= OW_OOM_FALLBACK &&
+	       type != OW_OOM_GRANT;
+}
+
+/*
+ * Only a live run can ask /proc which memcg a requester is in: at its
+ * request (for the timeline and -c), and at a verdict only for -c.
+ */
+static void requester_of(struct ow_session *s, const struct oomwatch_event *ev,
+			 struct ow_requester *who)
+{
+	memset(who, 0, sizeof(*who));
+	if (!s->o.memcg_of || !about_request(ev->type))
+		return;
+	if (ev->type != OW_OOM_REQUEST && !s->o.cgroup)
+		return;
+	who->known = s->o.memcg_of(s->o.memcg_ctx, ev->request.pid,
+				   &who->memcg_id);
+}
+
+void ow_session_event(struct ow_session *s, const struct oomwatch_event *ev)
+{
+	struct ow_requester who;
+	bool show;
+
+	s->events++;
+	if (ev->ts_ns > s->last_ts)
+		s->last_ts = ev->ts_ns;
+	requester_of(s, ev, &who);
+	show = ow_filter_event(&s->filter, ev, &who);
+	if (s->record)
+		record_result(s, ow_json_write_event(s->record, ev));
+	if (s->svg)
+		ow_svg_event(s->svg, ev);
+	ow_stats_feed(&s->stats, ev);
+	/* The line first: a violation it causes is printed after it. */
+	if (s->timeline)
+		ow_out_event(&s->out, ev, &who, show);
+	else if (s->json_events && show)
+		ow_json_write_event(s->o.out, ev);
+	ow_checker_feed(&s->checker, ev);
+}
+
+/* A record of 0 lost (a recording may hold one) is passed on as is. */
+void ow_session_lost(struct ow_session *s, int cpu, long long count)
+{
+	if (count < 0)
+		return;
+	if (s->record)
+		record_result(s, ow_json_write_lost_cpu(s->record, cpu, count));
+	/* Elsewhere the checker's record_whole violation says it. */
+	if (s->json_events)
+		ow_json_write_lost_cpu(s->o.out, cpu, count);
+	if (!count)
+		return;
+	s->lost += count;
+	ow_stats_lost(&s->stats, count);
+	ow_checker_lost(&s->checker, count);
+}
+
+static int close_record(struct ow_session *s)
+{
+	const char *path = s->o.cli->record;
+
+	if (!s->record)
+		return 0;
+	record_result(s, ow_stats_write_json(s->record, &s->stats,
+					     &s->checker));
+	if (fclose(s->record))
+		record_result(s, -1);
+	s->record = NULL;
+	if (!s->record_failed)
+		return 0;
+	fprintf(s->o.err, "oomwatch: --record %s: %s: the recording is "
+		"incomplete\n", path, strerror(s->record_errno));
+	return OW_EXIT_SETUP;
+}
+
+static int write_svg(struct ow_session *s)
+{
+	const char *path = s->o.cli->svg;
+	FILE *f;
+	int ret;
+
+	if (!s->svg)
+		return 0;
+	f = fopen(path, "w");
+	if (!f) {
+		fprintf(s->o.err, "oomwatch: --svg %s: %s\n", path,
+			strerror(errno));
+		return OW_EXIT_SETUP;
+	}
+	ret = ow_svg_write(s->svg, f, s->have_header ? &s->hdr : NULL);
+	if (fclose(f))
+		ret = -1;
+	if (ret) {
+		fprintf(s->o.err, "oomwatch: --svg %s: %s\n", path,
+			strerror(errno ? errno : EIO));
+		return OW_EXIT_SETUP;
+	}
+	if (ow_svg_dropped(s->svg))
+		fprintf(s->o.err, "oomwatch: --svg %s: %lu events not drawn "
+			"(more than %d)\n", path, ow_svg_dropped(s->svg),
+			OW_SVG_MAX_EVENTS);
+	return 0;
+}
+
+static void print_summary(struct ow_session *s)
+{
+	const struct ow_cli *cli = s->o.cli;
+
+	if (cli->json) {
+		ow_stats_write_json(s->o.out, &s->stats, &s->checker);
+		return;
+	}
+	if (s->timeline)
+		fputc('\n', s->o.out);
+	ow_stats_print(s->o.out, &s->stats, &s->checker);
+	if (s->timeline && s->out.kept_hidden)
+		fprintf(s->o.out, "  (%lu swap_token_kept passes not printed "
+			"in the timeline)\n", s->out.kept_hidden);
+}
+
+int ow_session_finish(struct ow_session *s, unsigned long long now_ns)
+{
+	const struct ow_cli *cli = s->o.cli;
+	unsigned long violations;
+	int ret = OW_EXIT_OK, io;
+
+	if (now_ns < s->last_ts)
+		now_ns = s->last_ts;
+	ow_checker_finish(&s->checker, now_ns);
+	print_summary(s);
+	fflush(s->o.out);
+	if (s->filter.requests_unattributed && !s->o.memcg_of)
+		fprintf(s->o.err, "oomwatch: --cgroup: %lu OOM request%s not "
+			"shown: a recording does not say which memcg a "
+			"requester was in\n", s->filter.requests_unattributed,
+			s->filter.requests_unattributed == 1 ? "" : "s");
+	io = close_record(s);
+	if (!io)
+		io = write_svg(s);
+	violations = ow_checker_violations(&s->checker, 0);
+	if (cli->assert_mode && (violations || s->lost)) {
+		fprintf(s->o.err, "oomwatch: --assert: %lu invariant "
+			"violation%s, %llu events lost\n", violations,
+			violations == 1 ? "" : "s", s->lost);
+		ret = OW_EXIT_VIOLATION;
+	}
+	return ret ? ret : io;
+}
+
+void ow_session_flush(struct ow_session *s)
+{
+	fflush(s->o.out);
+	if (s->record)
+		fflush(s->record);
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * oomwatch: one run, live or replayed: every event goes through here in
+ * seq order, to the checker, the statistics, the recording (--record),
+ * the picture (--svg) and, if the -p/-c filter lets it, the output (the
+ * human timeline, or JSON lines with -j).  Live and replay differ only in
+ * where events come from, so a replay reaches the verdicts the live run
+ * reached.
+ *
+ * Where things go:
+ *   stdout   the timeline, or JSON lines (header first, summary last)
+ *   stderr   diagnostics; violations too, unless the timeline shows them
+ *            inline (then they are "!!" lines in it)
+ */
+#ifndef OW_SESSION_H
+#define OW_SESSION_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "cgroup.h"
+#include "cli.h"
+#include "filter.h"
+#include "trace.h"
+
+/* The memcg of a running task (live only); false when unknown. */
+typedef bool (*ow_memcg_fn)(void *ctx, __u32 pid, __u64 *memcg_id);
+
+struct ow_session_opts {
+	const struct ow_cli *cli;
+	FILE *out;
+	FILE *err;
+	bool live;
+	long long wall_offset_ns;	/* live: CLOCK_REALTIME - MONOTONIC */
+	ow_memcg_fn memcg_of;		/* NULL: requests' memcg unknown */
+	void *memcg_ctx;
+	struct ow_cgroup_set *cgroup;	/* -c resolved, or NULL */
+};
+
+struct ow_session;
+
+/* NULL when out of memory (message on err). */
+struct ow_session *ow_session_new(const struct ow_session_opts *opts);
+
+/*
+ * Open --record now, so that a live run can fail on it before it loads
+ * anything into the kernel.  ow_session_start() does it otherwise.
+ * Returns an enum ow_exit.
+ */
+int ow_session_open_record(struct ow_session *s);
+
+/*
+ * Before the first event: the configuration the checker holds the run
+ * to (h NULL: a recording without a header, configuration unknown).
+ * Writes the headers.  Returns an enum ow_exit.
+ */
+int ow_session_start(struct ow_session *s, const struct ow_header *h);
+
+void ow_session_event(struct ow_session *s, const struct oomwatch_event *ev);
+
+/* Events the ring buffer dropped (cpu -1: summed over CPUs). */
+void ow_session_lost(struct ow_session *s, int cpu, long long count);
+
+/*
+ * End of the run at now_ns (raised to the last event's time): open
+ * deadlines are judged, the summary is printed and recorded, the picture
+ * drawn.  Returns OW_EXIT_VIOLATION under --assert when anything broke or
+ * was lost, OW_EXIT_SETUP when --record or --svg could not be written,
+ * else OW_EXIT_OK.
+ */
+int ow_session_finish(struct ow_session *s, unsigned long long now_ns);
+
+/* Push out what is buffered (live: once per poll). */
+void ow_session_flush(struct ow_session *s);
+unsigned long long ow_session_events(const struct ow_session *s);
+void ow_session_free(struct ow_session *s);
+
+#endif /* OW_SESSION_H */
