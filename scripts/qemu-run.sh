@@ -170,13 +170,12 @@ fail() {
 # A kernel report fails the run whatever the scenario said.
 report='WARNING:|BUG:|Oops|possible circular locking|possible recursive locking|inconsistent lock state|blocked for more than|soft lockup|hard LOCKUP|Kernel panic'
 [ "$rc" = 124 ] && fail "time limit (${timeout_s} s) reached" 3
-if grep -Eq "$report" "$log"; then
-	grep -E "$report" "$log" | head -n 5 | sed 's/^/  ! /' >&2
-	fail "kernel report on the console" 4
-fi
+grep -E "$report" "$log" | head -n 5 | sed 's/^/  ! /' >&2
+# No verdict (a panic ends here too, through panic=-1 and -no-reboot).
+[ "$rc" = 0 ] && fail "guest stopped without a verdict (panic or reset)" 2
+grep -Eq "$report" "$log" && fail "kernel report on the console" 4
 case $rc in
 1) echo "qemu-run: $scenario: passed in ${elapsed%???????} s" >&2; exit 0 ;;
-0) fail "guest stopped without a verdict (panic or reset)" 2 ;;
 *)
 	if [ $((rc % 2)) = 1 ]; then
 		fail "guest reported failure (status $(((rc - 1) / 2)))" 1

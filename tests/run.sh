@@ -64,6 +64,7 @@ guest() {
 	[ "$rc" -eq "$want" ] || sed 's/^/    # /' "$log.runner"
 }
 
+mkdir -p "$B/logs"
 : >"$B/results.txt"
 guest smoke smoke 256 180 0
 guest sysctl sysctl 256 240 0 --swap 512

@@ -53,6 +53,8 @@ while [ $run -le $runs ]; do
 	fi
 	grep -E '"type":"(oom_grant|mark_victim|oom_fallback)"' /tmp/ow.jsonl | head -n 3 | sed 's/^/# /'
 	grep -i violat /tmp/ow.err | head -n 5 | sed 's/^/# /'
+	# ow.args=...,dump=1: the whole recording on the console, for fixtures.
+	[ -n "$ARG_dump" ] && sed "s/^/# rec $run: /" /tmp/ow.jsonl
 	run=$((run + 1))
 done
 ktap_done
