@@ -31,6 +31,17 @@ fi
 result $? "host unit tests ran and passed"
 [ "$unit_rc" -eq 0 ] || echo "$unit_out" | grep -E '^not ok|rror' | head -20 | sed 's/^/    # /'
 
+# Recordings taken in the guest replay on the host to the live verdict:
+# the live oomwatch --assert exited 0 on each of them.
+for rec in tests/fixtures/guest_*.jsonl; do
+	[ -e "$rec" ] || continue
+	out=$(tests/unit/build/oomwatch-host --replay "$rec" --assert 2>&1)
+	rc=$?
+	kills=$(echo "$out" | grep -c ' KILL ')
+	[ "$rc" -eq 0 ] && [ "$kills" -ge 1 ]
+	result $? "replay $(basename "$rec"): invariants kept as live (exit $rc), $kills kill(s)"
+done
+
 if grep -qv '^\s*\(#\|$\)' patches/series 2>/dev/null; then
 	scripts/checkpatch-series.sh >"$B/checkpatch.log" 2>&1
 	rc=$?

@@ -36,10 +36,23 @@ while [ $run -le $runs ]; do
 	kill $by 2>/dev/null; wait $by 2>/dev/null
 	victims=$(grep '"type":"mark_victim"' /tmp/ow.jsonl |
 		sed -n 's/.*"victim_pid":\([0-9]*\).*/\1/p' | tr '\n' ' ')
-	t_set=$(first_ts /tmp/ow.jsonl unreclaimable_set)
+	# Set to kill, as the kernel measured the unreclaimable period: the
+	# grant's unreclaimable_ms ends at the timeout's clear; add the time
+	# from that clear to the kill.  (The period may have begun before
+	# this recording did.)
 	t_kill=$(first_ts /tmp/ow.jsonl mark_victim)
+	grant=$(grep '"type":"oom_grant"' /tmp/ow.jsonl | head -n 1)
+	unrecl=$(echo "$grant" | sed -n 's/.*"unreclaimable_ms":\([0-9]*\).*/\1/p')
+	t_grant=$(echo "$grant" | sed -n 's/.*"ts_ns":\([0-9]*\).*/\1/p')
+	t_clear=$(grep '"type":"unreclaimable_clear".*"reason_name":"timeout"' /tmp/ow.jsonl |
+		sed -n 's/.*"ts_ns":\([0-9]*\).*/\1/p' |
+		awk -v g="${t_grant:-0}" '$1 <= g { c = $1 } END { print c }')
 	lat=-1
-	[ -n "$t_set" ] && [ -n "$t_kill" ] && lat=$(ms_between "$t_set" "$t_kill")
+	if [ -n "$unrecl" ] && [ -n "$t_clear" ] && [ -n "$t_kill" ]; then
+		lat=$((unrecl + $(ms_between "$t_clear" "$t_kill")))
+	elif [ -n "$t_kill" ] && [ -n "$(first_ts /tmp/ow.jsonl unreclaimable_set)" ]; then
+		lat=$(ms_between "$(first_ts /tmp/ow.jsonl unreclaimable_set)" "$t_kill")
+	fi
 	echo "# result: scenario=oom-true arbiter=$arbiter run=$run hog_rc=$hog_rc victims=[$victims] set_to_kill_ms=$lat requests=$(count_events /tmp/ow.jsonl oom_request) grants=$(count_events /tmp/ow.jsonl oom_grant) fallbacks=$(count_events /tmp/ow.jsonl oom_fallback) oomwatch_rc=$OW_RC"
 	[ "$hog_rc" -eq 137 ] && [ "$by_alive" -eq 0 ] && [ "$victims" = "$hog " ]
 	ok $? "run $run: the hog ($hog) was killed, only it (victims: $victims), bystander alive"
