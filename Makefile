@@ -11,9 +11,10 @@
 OOMWATCH_CACHE ?= $(HOME)/.cache/oomwatch
 export OOMWATCH_CACHE
 LOCKDEP ?= 0
-SCENARIO ?= smoke
+SCENARIO ?= watch
 MEM ?= 256
 CPUS ?= 2
+APPEND ?=
 
 B := build
 CC ?= gcc
@@ -48,7 +49,7 @@ help:
 	@sed -n '2,12p' Makefile | sed 's/^# \{0,1\}//'
 	@echo "targets: deps kernel oomwatch image run test check checkpatch clean"
 	@echo "variables: OOMWATCH_CACHE=$(OOMWATCH_CACHE) LOCKDEP=0|1"
-	@echo "           SCENARIO=$(SCENARIO) MEM=$(MEM) CPUS=$(CPUS)"
+	@echo "           SCENARIO=$(SCENARIO) MEM=$(MEM) CPUS=$(CPUS) APPEND='ow.args=k=v,...'"
 
 # Idempotent and quiet when everything is there; as non-root it prints the
 # exact command instead.
@@ -113,7 +114,8 @@ image: oomwatch $(B)/initramfs.cpio
 
 run: image
 	scripts/qemu-run.sh --kernel $(BZIMAGE) --initrd $(B)/initramfs.cpio \
-		--scenario $(SCENARIO) --mem $(MEM) --cpus $(CPUS)
+		--scenario $(SCENARIO) --mem $(MEM) --cpus $(CPUS) \
+		--append "$(APPEND)"
 
 check: deps
 	@$(MAKE) -s -C tests/unit check

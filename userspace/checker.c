@@ -62,6 +62,7 @@ void ow_check_opts_default(struct ow_check_opts *opts)
 struct text {
 	char s[72];
 };
+_Static_assert(sizeof(struct text) >= OW_COMM_PRINTABLE_SIZE, "comm_text");
 
 static struct text ts_text(unsigned long long ns)
 {
@@ -76,17 +77,8 @@ static struct text ts_text(unsigned long long ns)
 static struct text comm_text(const char *comm)
 {
 	struct text t;
-	size_t w = 0;
 
-	for (size_t i = 0; i < OOMWATCH_COMM_LEN && comm[i]; i++) {
-		unsigned char ch = comm[i];
-
-		if (ch >= 0x20 && ch < 0x7f && ch != '\\')
-			t.s[w++] = ch;
-		else
-			w += snprintf(t.s + w, sizeof(t.s) - w, "\\x%02x", ch);
-	}
-	t.s[w] = '\0';
+	ow_comm_printable(t.s, sizeof(t.s), comm);
 	return t;
 }
 

@@ -35,22 +35,14 @@ struct ttext {
 struct text {
 	char s[192];		/* comm[pid] memcg N, and the like */
 };
+_Static_assert(sizeof(struct ctext) >= OW_COMM_PRINTABLE_SIZE, "comm_text");
 
 /* comm can hold any byte: the timeline stays one printable line. */
 static struct ctext comm_text(const char *comm)
 {
 	struct ctext t;
-	size_t w = 0;
 
-	for (size_t i = 0; i < OOMWATCH_COMM_LEN && comm[i]; i++) {
-		unsigned char ch = comm[i];
-
-		if (ch >= 0x20 && ch < 0x7f && ch != '\\')
-			t.s[w++] = ch;
-		else
-			w += snprintf(t.s + w, sizeof(t.s) - w, "\\x%02x", ch);
-	}
-	t.s[w] = '\0';
+	ow_comm_printable(t.s, sizeof(t.s), comm);
 	return t;
 }
 

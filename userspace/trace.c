@@ -455,6 +455,23 @@ static void sb_str(struct sb *b, const char *s, size_t max)
 	sb_putc(b, '"');
 }
 
+/* For messages, not for JSON: sb_str() is the encoder's escaping. */
+size_t ow_comm_printable(char *buf, size_t size, const char *comm)
+{
+	struct sb b;
+
+	sb_init(&b, buf, size);
+	for (size_t i = 0; i < OOMWATCH_COMM_LEN && comm[i]; i++) {
+		unsigned char c = comm[i];
+
+		if (c >= 0x20 && c < 0x7f && c != '\\')
+			sb_putc(&b, c);
+		else
+			sb_printf(&b, "\\x%02x", c);
+	}
+	return b.len;
+}
+
 static int sb_finish(struct sb *b)
 {
 	if (b->full) {

@@ -97,6 +97,17 @@ const char *ow_token_reason_name(unsigned int reason);
 const char *ow_verdict_reason_name(unsigned int reason);
 
 /*
+ * A comm (OOMWATCH_COMM_LEN bytes at most, up to its NUL if it has one)
+ * as one printable line, for messages and the timeline: printable ASCII
+ * as is, except '\\', and every other byte as \xNN.  Writes a
+ * NUL-terminated string into buf and returns its length.  A buf of
+ * OW_COMM_PRINTABLE_SIZE bytes always holds the whole of it; a smaller one
+ * gets as many whole characters and escapes as fit (nothing if size is 0).
+ */
+#define OW_COMM_PRINTABLE_SIZE	(OOMWATCH_COMM_LEN * 4 + 1)
+size_t ow_comm_printable(char *buf, size_t size, const char *comm);
+
+/*
  * Encoders.  The format functions write one NUL-terminated line, newline
  * included, into buf and return its length, or -1 with errno EINVAL (an
  * event the format cannot carry: unknown type, nr_zones above the maximum,

@@ -15,10 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* tap.c */
-bool tap_ok(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int tap_done(void);
+#include "tap.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

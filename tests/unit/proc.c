@@ -15,22 +15,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-
-/* Declared again in each test that uses them (tests/unit holds .c only). */
-struct proc_result {
-	int status;		/* exit status, or 128 + signal */
-	char *out;		/* NUL-terminated */
-	size_t out_len;
-	char *err;
-	size_t err_len;
-};
-
-int proc_run(const char *const argv[], const char *stdin_path,
-	     struct proc_result *r);
-void proc_free(struct proc_result *r);
-const char *proc_path(const char *name);
-const char *proc_write(const char *name, const void *data, size_t len);
-char *proc_slurp(const char *path, size_t *len);
+#include "proc.h"
 
 #define MAX_FILES	64
 

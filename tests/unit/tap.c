@@ -1,17 +1,11 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * A few lines of TAP for the unit tests: "ok N - what" per case, the plan
- * "1..N" at the end, exit status 1 when a case failed.  tap_run.c adds
- * the binaries up.
+ * A few lines of TAP for the unit tests; tap.h says what each call prints.
  */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
-
-/* The tests declare these three themselves (tests/unit holds only .c). */
-bool tap_ok(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int tap_done(void);
+#include "tap.h"
 
 static int tap_n, tap_failed;
 

@@ -16,18 +16,14 @@
 #include "checker.h"
 #include "trace.h"
 
-/* tap.c */
-bool tap_ok(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int tap_done(void);
+#include "events.h"
+#include "tap.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-#define MS(t)		((unsigned long long)(t) * 1000000ULL)
 #define NONE		OW_NO_SEQ
 
 /* ------------------------------------------------- building the traces */
 
-#define E(t, ty, ...)	{ .ts_ns = MS(t), .type = (ty), __VA_ARGS__ }
 #define REQ(t, p)	E(t, OW_OOM_REQUEST, .request = { .pid = (p), \
 						  .comm = "waiter" })
 #define DEFER(t, p)	E(t, OW_OOM_DEFER, .request = { .pid = (p), \

@@ -14,13 +14,8 @@
 #include "cgroup.h"
 #include "filter.h"
 
-/* tap.c */
-bool tap_ok(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int tap_done(void);
-/* proc.c */
-const char *proc_path(const char *name);
-const char *proc_write(const char *name, const void *data, size_t len);
+#include "proc.h"
+#include "tap.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 

@@ -11,15 +11,10 @@
 #include <string.h>
 #include "output.h"
 
-/* tap.c */
-bool tap_ok(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int tap_done(void);
+#include "events.h"
+#include "tap.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-#define MS(t)		((unsigned long long)(t) * 1000000ULL)
-#define E(t, ty, cur, comm_, ...) { .ts_ns = MS(t), .type = (ty), \
-	.pid = (cur), .tgid = (cur), .comm = comm_, __VA_ARGS__ }
 
 static const struct ow_config ARB = { 1, 5000, 10000, 1, 2 };
 
@@ -56,32 +51,32 @@ static bool contains(const char *buf, const char *want)
 static void test_arbiter_lines(void)
 {
 	static const struct step steps[] = {
-		{ .ev = E(1000, OW_OOM_REQUEST, 200, "hog", .request = { .pid = 200,
+		{ .ev = E_BY(1000, OW_OOM_REQUEST, 200, "hog", .request = { .pid = 200,
 		    .comm = "hog", .gfp_flags = 0xcc0 }), .who = { true, 42 }, .hide = true },
-		{ .ev = E(1050, OW_OOM_REQUEST, 201, "by", .request = { .pid = 201,
+		{ .ev = E_BY(1050, OW_OOM_REQUEST, 201, "by", .request = { .pid = 201,
 		    .comm = "by" }), .who = { false, 0 } },
-		{ .ev = E(1100, OW_OOM_VETO, 30, "kswapd0", .request = { .pid = 201,
+		{ .ev = E_BY(1100, OW_OOM_VETO, 30, "kswapd0", .request = { .pid = 201,
 		    .reason = OW_VETO_RECOVERED }) },
-		{ .ev = E(1150, OW_OOM_REQUEST, 202, "w", .request = { .pid = 202,
+		{ .ev = E_BY(1150, OW_OOM_REQUEST, 202, "w", .request = { .pid = 202,
 		    .comm = "w" }) },
-		{ .ev = E(1200, OW_OOM_VETO, 202, "w", .request = { .pid = 202,
+		{ .ev = E_BY(1200, OW_OOM_VETO, 202, "w", .request = { .pid = 202,
 		    .reason = OW_RULE_EPISODE_OPEN }) },
-		{ .ev = E(1250, OW_OOM_REQUEST, 203, "x", .request = { .pid = 203,
+		{ .ev = E_BY(1250, OW_OOM_REQUEST, 203, "x", .request = { .pid = 203,
 		    .comm = "x" }) },
-		{ .ev = E(1300, OW_OOM_DEFER, 30, "kswapd0", .request = { .pid = 200,
+		{ .ev = E_BY(1300, OW_OOM_DEFER, 30, "kswapd0", .request = { .pid = 200,
 		    .reason = OW_RULE_TOO_SOON }) },
-		{ .ev = E(6000, OW_OOM_GRANT, 30, "kswapd0", .grant = { .pid = 200,
+		{ .ev = E_BY(6000, OW_OOM_GRANT, 30, "kswapd0", .grant = { .pid = 200,
 		    .unreclaimable_ms = 4000, .looping = 0, .low_reclaimed = 7,
 		    .nr_zones = 2, .zone = { { 10, 20 }, { 30, 25 } } }) },
-		{ .ev = E(6005, OW_OOM_VETO, 203, "x", .request = { .pid = 203,
+		{ .ev = E_BY(6005, OW_OOM_VETO, 203, "x", .request = { .pid = 203,
 		    .reason = OW_RULE_EPISODE_OPEN }) },
-		{ .ev = E(6010, OW_MARK_VICTIM, 200, "hog", .victim = { .pid = 200,
+		{ .ev = E_BY(6010, OW_MARK_VICTIM, 200, "hog", .victim = { .pid = 200,
 		    .comm = "hog", .anon_rss_kb = 100, .file_rss_kb = 20,
 		    .shmem_rss_kb = 3, .total_vm_kb = 999, .oom_score_adj = -17,
 		    .memcg_id = 42 }) },
-		{ .ev = E(6100, OW_FINISH_REAPING, 15, "oom_reaper",
+		{ .ev = E_BY(6100, OW_FINISH_REAPING, 15, "oom_reaper",
 		    .reaper = { .pid = 200 }) },
-		{ .ev = E(6200, OW_TASK_EXIT, 200, "hog", .exit = { .pid = 200,
+		{ .ev = E_BY(6200, OW_TASK_EXIT, 200, "hog", .exit = { .pid = 200,
 		    .tgid = 200 }) },
 	};
 	char *b = timeline(steps, ARRAY_SIZE(steps), OW_CLOCK_NONE);
@@ -124,27 +119,27 @@ static void test_arbiter_lines(void)
 static void test_stock_and_fallback(void)
 {
 	static const struct step steps[] = {
-		{ .ev = E(10, OW_TOKEN_GRAB, 300, "upd", .token = { .tgid = 300,
+		{ .ev = E_BY(10, OW_TOKEN_GRAB, 300, "upd", .token = { .tgid = 300,
 		    .holder_comm = "upd" }) },
-		{ .ev = E(20, OW_TOKEN_KEPT, 301, "hog", .token_pass = {
+		{ .ev = E_BY(20, OW_TOKEN_KEPT, 301, "hog", .token_pass = {
 		    .reclaimer = 301, .holder_tgid = 300, .priority = 3,
 		    .nr_folios = 64 }) },
-		{ .ev = E(30, OW_TOKEN_KEPT, 301, "hog", .token_pass = {
+		{ .ev = E_BY(30, OW_TOKEN_KEPT, 301, "hog", .token_pass = {
 		    .reclaimer = 301, .holder_tgid = 300, .priority = 2,
 		    .nr_folios = 128 }) },
-		{ .ev = E(40, OW_RECLAIM_RETRY_ZONE, 301, "hog", .retry = {
+		{ .ev = E_BY(40, OW_RECLAIM_RETRY_ZONE, 301, "hog", .retry = {
 		    .zone_idx = 1, .reclaimable = 9, .available = 5,
 		    .min_wmark = 6, .no_progress_loops = 16 }) },
-		{ .ev = E(50, OW_MARK_VICTIM, 301, "hog", .victim = { .pid = 300,
+		{ .ev = E_BY(50, OW_MARK_VICTIM, 301, "hog", .victim = { .pid = 300,
 		    .comm = "a\nb\\", .constraint = OW_CONSTRAINT_GLOBAL }) },
-		{ .ev = E(60, OW_MARK_VICTIM, 301, "hog", .victim = { .pid = 305,
+		{ .ev = E_BY(60, OW_MARK_VICTIM, 301, "hog", .victim = { .pid = 305,
 		    .comm = "m", .constraint = OW_CONSTRAINT_MEMCG }) },
-		{ .ev = E(70, OW_OOM_FALLBACK, 400, "nf", .request = { .pid = 400,
+		{ .ev = E_BY(70, OW_OOM_FALLBACK, 400, "nf", .request = { .pid = 400,
 		    .comm = "nf", .reason = OW_VETO_NOT_QUALIFIED }) },
-		{ .ev = E(80, OW_OOM_FALLBACK, 401, "w", .request = { .pid = 401,
+		{ .ev = E_BY(80, OW_OOM_FALLBACK, 401, "w", .request = { .pid = 401,
 		    .comm = "w", .waited_ms = 10001,
 		    .reason = OW_RULE_ABOVE_MIN }) },
-		{ .ev = E(90, OW_UNRECLAIMABLE_CLEAR, 30, "kswapd0", .unrecl = {
+		{ .ev = E_BY(90, OW_UNRECLAIMABLE_CLEAR, 30, "kswapd0", .unrecl = {
 		    .duration_ms = 5000, .reason = OW_CLEAR_TIMEOUT }) },
 	};
 	char *b = timeline(steps, ARRAY_SIZE(steps), OW_CLOCK_NONE);
@@ -181,9 +176,9 @@ static void test_stock_and_fallback(void)
 static void test_clocks(void)
 {
 	static const struct step steps[] = {
-		{ .ev = E(2000, OW_UNRECLAIMABLE_SET, 30, "kswapd0",
+		{ .ev = E_BY(2000, OW_UNRECLAIMABLE_SET, 30, "kswapd0",
 		    .unrecl = { .failures = 16 }) },
-		{ .ev = E(3500, OW_UNRECLAIMABLE_SET, 30, "kswapd0",
+		{ .ev = E_BY(3500, OW_UNRECLAIMABLE_SET, 30, "kswapd0",
 		    .unrecl = { .failures = 16 }) },
 	};
 	char *b = timeline(steps, ARRAY_SIZE(steps), OW_CLOCK_RELATIVE);

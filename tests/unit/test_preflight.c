@@ -13,10 +13,7 @@
 #include "cli.h"
 #include "preflight.h"
 
-/* tap.c */
-bool tap_ok(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int tap_done(void);
+#include "tap.h"
 
 #define CAP(n)		(1ULL << (n))
 #define ALL_CAPS	0x1ffffffffffULL

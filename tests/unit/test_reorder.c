@@ -9,10 +9,7 @@
 #include <string.h>
 #include "reorder.h"
 
-/* tap.c */
-bool tap_ok(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int tap_done(void);
+#include "tap.h"
 
 static struct ow_reorder r;
 

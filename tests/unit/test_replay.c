@@ -13,24 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* tap.c */
-bool tap_ok(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int tap_done(void);
-/* proc.c */
-struct proc_result {
-	int status;
-	char *out;
-	size_t out_len;
-	char *err;
-	size_t err_len;
-};
-int proc_run(const char *const argv[], const char *stdin_path,
-	     struct proc_result *r);
-void proc_free(struct proc_result *r);
-const char *proc_path(const char *name);
-const char *proc_write(const char *name, const void *data, size_t len);
-char *proc_slurp(const char *path, size_t *len);
+#include "proc.h"
+#include "tap.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define ARGV(...)	((const char *[]){ OOMWATCH_BIN, __VA_ARGS__, NULL })

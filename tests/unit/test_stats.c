@@ -11,13 +11,10 @@
 #include <string.h>
 #include "stats.h"
 
-/* tap.c */
-bool tap_ok(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int tap_done(void);
+#include "events.h"
+#include "tap.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-#define MS(t)		((unsigned long long)(t) * 1000000ULL)
 
 static bool pct_is(unsigned long long *v, size_t n, size_t want_n,
 		   unsigned long long min, unsigned long long median,
@@ -59,8 +56,6 @@ static void test_percentiles(void)
 	       "percentiles: n=100 shuffled");
 	tap_ok(pct_is(dup, 4, 4, 1, 5, 5, 5), "percentiles: duplicates");
 }
-
-#define E(t, ty, ...)	{ .ts_ns = MS(t), .type = (ty), __VA_ARGS__ }
 
 static const struct oomwatch_event trace[] = {
 	E(0, OW_UNRECLAIMABLE_SET, .unrecl = { .nid = 0 }),

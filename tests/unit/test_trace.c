@@ -14,10 +14,7 @@
 #include <string.h>
 #include "trace.h"
 
-/* tap.c */
-bool tap_ok(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int tap_done(void);
+#include "tap.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
