@@ -1,9 +1,9 @@
-# sysctl: the series' knobs have their documented defaults, reject
+# sysctl: the series' knobs (token and arbiter) have their documented defaults, reject
 # out-of-range values with EINVAL keeping the old value, refuse to mix the
 # swap token with the multi-gen LRU, and the token never outlives its
 # holder (released on exit and on timeout, checked through tracefs).
 . /scenarios/lib.sh
-ktap_plan 13
+ktap_plan 19
 T=/sys/kernel/tracing
 
 check_default() {	# NAME VALUE
@@ -29,9 +29,15 @@ reject() {
 check_default swap_token 0
 check_default swap_token_bypass_priority 0
 check_default swap_token_timeout_ms 300000
+check_default oom_arbiter 0
+check_default oom_unreclaimable_timeout_ms 5000
+check_default oom_arbiter_fallback_ms 10000
 reject swap_token 2 -1 abc
 reject swap_token_bypass_priority -2 13 x
 reject swap_token_timeout_ms 99 3600001 -5
+reject oom_arbiter 2 -1 on
+reject oom_unreclaimable_timeout_ms -1 600001 5s
+reject oom_arbiter_fallback_ms 99 600001 -7
 
 # In range: taken.
 sysctl_write swap_token_bypass_priority -1 &&
