@@ -17,9 +17,6 @@
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
-/* Set by user space before load: 0 means "every process". */
-const volatile __u32 targ_tgid = 0;
-
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 1 << 20);
@@ -137,8 +134,6 @@ int BPF_PROG(mark_victim, struct task_struct *task, uid_t uid)
 	__u32 *kind, tgid, one = 1;
 
 	tgid = BPF_CORE_READ(task, tgid);
-	if (targ_tgid && targ_tgid != tgid)
-		return 0;
 	e = reserve(OW_MARK_VICTIM);
 	if (!e)
 		return 0;
@@ -259,8 +254,6 @@ int BPF_PROG(direct_reclaim_begin, int order, gfp_t gfp_flags)
 {
 	struct oomwatch_event *e;
 
-	if (targ_tgid && targ_tgid != bpf_get_current_pid_tgid() >> 32)
-		return 0;
 	e = reserve(OW_DIRECT_BEGIN);
 	if (!e)
 		return 0;
@@ -275,8 +268,6 @@ int BPF_PROG(direct_reclaim_end, unsigned long nr_reclaimed)
 {
 	struct oomwatch_event *e;
 
-	if (targ_tgid && targ_tgid != bpf_get_current_pid_tgid() >> 32)
-		return 0;
 	e = reserve(OW_DIRECT_END);
 	if (!e)
 		return 0;

@@ -241,8 +241,7 @@ static int load(struct live *l, const bool *disabled)
 			strerror(errno));
 		return OW_EXIT_SETUP;
 	}
-	/* -p is applied in user space: the checker must see every kill. */
-	l->obj->rodata->targ_tgid = 0;
+	/* No filter in BPF: -p/-c apply to output, the checker sees all. */
 	for (size_t i = 0; i < ow_nr_tracepoints; i++) {
 		struct bpf_program *p;
 
