@@ -40,6 +40,8 @@ USERSPACE_SRCS := userspace/oomwatch.c userspace/cli.c userspace/session.c \
 	userspace/stats.c
 WORKLOADS := $(B)/guest/ow-hog $(B)/guest/ow-bystander $(B)/guest/ow-updater \
 	$(B)/guest/guest-exit
+# Test modules, loaded only in the guest (tests/kmod).
+KMODS := $(B)/guest/ow_alloc.ko
 
 .PHONY: all deps kernel oomwatch image run test check checkpatch clean help
 
@@ -106,9 +108,18 @@ $(B)/guest/ow-%: guest-image/workloads/%.c
 	@mkdir -p $(B)/guest
 	$(CC) $(CFLAGS_GUEST) $< -o $@
 
-$(B)/initramfs.cpio: $(B)/guest/oomwatch $(WORKLOADS) guest-image/init \
-		guest-image/scenarios/*.sh scripts/mkimage.sh
-	scripts/mkimage.sh $@ $(B)/guest/oomwatch $(WORKLOADS)
+# Built out of tree against the cached kernel build, in a copy under
+# $(B) so that the checkout stays clean.
+$(B)/guest/%.ko: tests/kmod/%.c tests/kmod/Kbuild $(VMLINUX)
+	@mkdir -p $(B)/kmod $(B)/guest
+	cp tests/kmod/Kbuild tests/kmod/*.c $(B)/kmod/
+	$(MAKE) -s -C $$(scripts/kernel.sh --print-dir $(KERNEL_FLAGS)) \
+		M=$(CURDIR)/$(B)/kmod modules
+	cp $(B)/kmod/$*.ko $@
+
+$(B)/initramfs.cpio: $(B)/guest/oomwatch $(WORKLOADS) $(KMODS) \
+		guest-image/init guest-image/scenarios/*.sh scripts/mkimage.sh
+	scripts/mkimage.sh $@ $(B)/guest/oomwatch $(WORKLOADS) $(KMODS)
 
 image: oomwatch $(B)/initramfs.cpio
 

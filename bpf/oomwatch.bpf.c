@@ -112,6 +112,8 @@ int BPF_KPROBE(out_of_memory_entry, struct oom_control *oc)
 		ctx_kind = OW_CONSTRAINT_MEMCG;
 	else if (BPF_CORE_READ(oc, order) == -1)
 		ctx_kind = OW_CONSTRAINT_SYSRQ;
+	else if (BPF_CORE_READ(oc, nodemask))
+		ctx_kind = OW_CONSTRAINT_NODEMASK;
 	bpf_map_update_elem(&oom_context, &tid, &ctx_kind, BPF_ANY);
 	return 0;
 }

@@ -88,6 +88,8 @@ enum oomwatch_constraint {
 	OW_CONSTRAINT_MEMCG = 1,	/* a memory cgroup's limit */
 	OW_CONSTRAINT_SYSRQ = 2,	/* sysrq-f: forced, order -1 */
 	OW_CONSTRAINT_UNKNOWN = 3,	/* no out_of_memory() entry seen */
+	OW_CONSTRAINT_NODEMASK = 4,	/* page allocator, bound to a nodemask
+					 * (MPOL_BIND, cpuset) */
 };
 
 struct ow_zone_evidence {

@@ -156,6 +156,7 @@ make_config "$build" "$tree_dir"
 key=$(printf '%s\n' "$pkgver" "$(git -C "$tree_dir" rev-parse 'HEAD^{tree}')" \
 	"$(sha256sum <"$build/.config")" | sha256sum | cut -d' ' -f1)
 if [ -f "$build/arch/x86/boot/bzImage" ] && [ -f "$build/vmlinux" ] &&
+   [ -f "$build/Module.symvers" ] &&
    [ "$(cat "$build/.oomwatch-key" 2>/dev/null)" = "$key" ]; then
 	say "$name kernel up to date ($build)"
 	exit 0
@@ -169,7 +170,7 @@ export CCACHE_BASEDIR=$tree_dir CCACHE_NOHASHDIR=1 CCACHE_COMPILERCHECK=content
 export KBUILD_BUILD_TIMESTAMP='Thu Nov 11 09:29:22 UTC 2004'
 export KBUILD_BUILD_USER=oomwatch KBUILD_BUILD_HOST=guest
 make -C "$tree_dir" O="$build" -j"$jobs" CC="ccache gcc" \
-	bzImage vmlinux >"$build/build.log" 2>&1 || {
+	bzImage vmlinux modules >"$build/build.log" 2>&1 || {
 	grep -E 'error|Error|warning:' "$build/build.log" | head -40 >&2
 	die "kernel build failed; full log: $build/build.log"
 }

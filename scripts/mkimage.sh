@@ -3,7 +3,8 @@
 #
 #   scripts/mkimage.sh OUT.cpio BIN...
 #
-# BIN are the static binaries to put in /bin (oomwatch, workloads, tools).
+# BIN are the static binaries to put in /bin (oomwatch, workloads, tools),
+# and test modules (*.ko), which go to /lib/modules/oomwatch.
 # The image holds busybox-static with its applet links, /init, and the
 # scenarios; it is an uncompressed newc cpio: decompression costs more
 # than the copy under TCG.
@@ -28,7 +29,10 @@ for applet in $("$busybox" --list); do
 	[ -e "$stage/bin/$applet" ] || ln -s busybox "$stage/bin/$applet"
 done
 for bin in "$@"; do
-	install -m 0755 "$bin" "$stage/bin/$(basename "$bin")"
+	case $bin in
+	*.ko) install -D -m 0644 "$bin" "$stage/lib/modules/oomwatch/$(basename "$bin")" ;;
+	*) install -m 0755 "$bin" "$stage/bin/$(basename "$bin")" ;;
+	esac
 done
 install -m 0755 "$top/guest-image/init" "$stage/init"
 cp "$top"/guest-image/scenarios/*.sh "$stage/scenarios/"

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/utsname.h>
 #include <bpf/libbpf.h>
 #include <bpf/btf.h>
@@ -276,6 +277,20 @@ static int load(struct live *l, const bool *disabled)
 	return 0;
 }
 
+/*
+ * oomwatch runs while memory is short: its own pages must not be
+ * reclaimed, or it would thrash, fault in its ring-buffer consumer late
+ * and even queue up as an OOM requester in the decisions it records.
+ * Not fatal: without CAP_IPC_LOCK or with a low RLIMIT_MEMLOCK it runs
+ * unlocked.
+ */
+static void lock_memory(void)
+{
+	if (mlockall(MCL_CURRENT | MCL_FUTURE) && verbose)
+		fprintf(stderr, "oomwatch: mlockall: %s (running unlocked)\n",
+			strerror(errno));
+}
+
 static int setup(struct live *l)
 {
 	struct ow_session_opts so = {
@@ -316,6 +331,7 @@ static int setup(struct live *l)
 	if (ret)
 		return ret;
 	read_header(&h);
+	lock_memory();
 	return ow_session_start(l->session, &h);
 }
 

@@ -422,6 +422,8 @@ static const char *kill_kind(unsigned int constraint)
 		return "memcg OOM (the cgroup's limit, not the machine)";
 	case OW_CONSTRAINT_SYSRQ:
 		return "sysrq OOM (forced by sysrq-f)";
+	case OW_CONSTRAINT_NODEMASK:
+		return "OOM of an allocation bound to nodes (mempolicy or cpuset)";
 	default:
 		return "OOM of unknown context (out_of_memory() entry not seen)";
 	}

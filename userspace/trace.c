@@ -55,6 +55,7 @@ static const char *const constraint_names[] = {
 	[OW_CONSTRAINT_MEMCG]	= "memcg",
 	[OW_CONSTRAINT_SYSRQ]	= "sysrq",
 	[OW_CONSTRAINT_UNKNOWN]	= "unknown",
+	[OW_CONSTRAINT_NODEMASK] = "nodemask",
 };
 
 static const char *const clear_names[] = {

@@ -119,3 +119,15 @@ arbiter_set() {
 	sysctl_write oom_unreclaimable_timeout_ms "$2" &&
 	sysctl_write oom_arbiter_fallback_ms "$3"
 }
+
+# Milliseconds since boot (busybox date has no %N; /proc/uptime has 10 ms).
+now_ms() {
+	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
+}
+
+# wait_event TYPE FIELD VALUE SECS: wait until /tmp/ow.jsonl holds an event
+# of TYPE whose FIELD is VALUE (oomwatch orders events in a short window
+# before it writes them).
+wait_event() {
+	wait_for /tmp/ow.jsonl "$4" "\"type\":\"$1\".*\"$2\":$3[,}]"
+}

@@ -2,13 +2,15 @@
 /*
  * ow-hog: allocate anonymous memory step by step and touch every page.
  *
- *   ow-hog [-l] [-s STEP_MB] [-d DELAY_MS] [-H HOLD_S] MB
+ *   ow-hog [-l] [-s STEP_MB] [-d DELAY_MS] [-H HOLD_S] [-n NODE [-b]] MB
  *
  * Grows to MB megabytes in STEP_MB steps (default 16), sleeping DELAY_MS
  * between steps (default 0) and printing progress, then holds the memory
  * for HOLD_S seconds (default 0), re-touching it so it stays in use.
  * With -l every page is locked (mlockall): an allocator whose memory
  * reclaim cannot take, like a database with locked buffers.
+ * With -n its memory comes from NUMA node NODE first (MPOL_PREFERRED), or
+ * from that node only with -b (MPOL_BIND): an allocation bound to a node.
  * Exits 0 when done; an OOM kill ends it first.
  */
 #include <stdio.h>
@@ -17,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 
 #define MB (1024UL * 1024UL)
 
@@ -31,30 +34,50 @@ static void touch(char *p, size_t len, unsigned char val)
 static void usage(void)
 {
 	fprintf(stderr, "usage: ow-hog [-l] [-s STEP_MB] [-d DELAY_MS] "
-		"[-H HOLD_S] MB\n");
+		"[-H HOLD_S] [-n NODE [-b]] MB\n");
 	exit(2);
+}
+
+/* <linux/mempolicy.h> values; the static guest build has no libnuma. */
+#define OW_MPOL_PREFERRED 1
+#define OW_MPOL_BIND 2
+
+static int set_node_policy(int node, int bind)
+{
+	unsigned long mask = 1UL << node;
+	int mode = bind ? OW_MPOL_BIND : OW_MPOL_PREFERRED;
+
+	if (node < 0 || node >= (int)(8 * sizeof(mask)))
+		return -1;
+	return syscall(SYS_set_mempolicy, mode, &mask, 8 * sizeof(mask));
 }
 
 int main(int argc, char **argv)
 {
 	size_t total, step = 16, have = 0, n = 0;
 	long hold = 0, delay_ms = 0;
-	int lock = 0, opt;
+	int lock = 0, node = -1, bind = 0, opt;
 	char **chunks;
 	size_t *lens;
 	time_t end;
 
-	while ((opt = getopt(argc, argv, "ls:d:H:")) != -1) {
+	while ((opt = getopt(argc, argv, "ls:d:H:n:b")) != -1) {
 		switch (opt) {
 		case 'l': lock = 1; break;
+		case 'n': node = atoi(optarg); break;
+		case 'b': bind = 1; break;
 		case 's': step = strtoul(optarg, NULL, 0); break;
 		case 'd': delay_ms = strtol(optarg, NULL, 0); break;
 		case 'H': hold = strtol(optarg, NULL, 0); break;
 		default: usage();
 		}
 	}
-	if (optind != argc - 1 || !step)
+	if (optind != argc - 1 || !step || (bind && node < 0))
 		usage();
+	if (node >= 0 && set_node_policy(node, bind)) {
+		perror("ow-hog: set_mempolicy");
+		return 3;
+	}
 	total = strtoul(argv[optind], NULL, 0);
 	chunks = calloc(total / step + 1, sizeof(*chunks));
 	lens = calloc(total / step + 1, sizeof(*lens));
@@ -65,8 +88,11 @@ int main(int argc, char **argv)
 		perror("ow-hog: mlockall");
 		return 3;
 	}
-	printf("ow-hog: pid %d growing to %zu MB%s\n", getpid(), total,
+	printf("ow-hog: pid %d growing to %zu MB%s", getpid(), total,
 	       lock ? " (locked)" : "");
+	if (node >= 0)
+		printf(", %s node %d", bind ? "bound to" : "preferring", node);
+	printf("\n");
 	while (have < total) {
 		size_t mb = total - have < step ? total - have : step;
 

@@ -103,6 +103,7 @@ static void test_names(void)
 	      !strcmp(ow_clear_reason_name(OW_CLEAR_TIMEOUT), "timeout") &&
 	      !strcmp(ow_token_reason_name(OW_TOKEN_DISABLED), "disabled") &&
 	      !strcmp(ow_constraint_name(OW_CONSTRAINT_SYSRQ), "sysrq") &&
+	      !strcmp(ow_constraint_name(OW_CONSTRAINT_NODEMASK), "nodemask") &&
 	      !strcmp(ow_constraint_name(99), "invalid");
 	tap_ok(ok, "names: every event type and enum value maps both ways");
 }

@@ -1,0 +1,139 @@
+# semantics: the stock OOM semantics the arbiter must keep.
+#
+# With vm.oom_arbiter=1 (or 0, to see stock beside it):
+#  - contexts the stock OOM killer never kills for (a costly order,
+#    __GFP_RETRY_MAYFAIL, __GFP_THISNODE) fail under exhaustion without an
+#    arbiter request and without a kill;
+#  - a plain GFP_KERNEL and a __GFP_NOFAIL allocation under the same
+#    exhaustion do reach the OOM path (a request with the arbiter on) and
+#    succeed; the exhaustion is a ballast the test module hands to the OOM
+#    killer through an OOM notifier, so nobody has to die for it;
+#  - a memcg over its memory.max is killed by the memcg OOM killer at once,
+#    never through the arbiter;
+#  - sysrq-f kills at once, never through the arbiter.
+# The exhaustion comes from tests/kmod/ow_alloc.ko (/proc/ow_alloc).
+#
+# OW_ARGS: arbiter=1|0 timeout=MS fallback=MS
+. /scenarios/lib.sh
+parse_args
+arbiter=${ARG_arbiter:-1}
+timeout=${ARG_timeout:-5000}
+fallback=${ARG_fallback:-15000}
+ktap_plan 19
+
+arbiter_set "$arbiter" "$timeout" "$fallback"
+ok $? "knobs: vm.oom_arbiter=$arbiter timeout ${timeout} ms fallback ${fallback} ms"
+insmod /lib/modules/oomwatch/ow_alloc.ko && [ -w /proc/ow_alloc ]
+ok $? "test module ow_alloc loaded"
+
+# Events of TYPE in the recording whose FIELD is VALUE.
+count_with() {	# count_with TYPE FIELD VALUE
+	grep "\"type\":\"$1\"" /tmp/ow.jsonl | grep -c "\"$2\":$3[,}]"
+}
+
+# alloc_case LABEL "ORDER FLAGS": one test allocation from its own task.
+# Sets CASE_RC (0 allocated, 1 failed), CASE_PID, CASE_MS and CASE_OOM
+# (ballast pages out_of_memory() took: it ran).
+alloc_case() {
+	local t0
+	t0=$(now_ms)
+	(echo "$2" >/proc/ow_alloc) 2>/dev/null &
+	CASE_PID=$!
+	wait $CASE_PID
+	CASE_RC=$?
+	CASE_MS=$(($(now_ms) - t0))
+	CASE_LOG=$(dmesg | grep "ow_alloc: pid $CASE_PID " | tail -n 1)
+	echo "# $CASE_LOG"
+	# Pages of ballast out_of_memory() took through the OOM notifier.
+	CASE_OOM=$(echo "$CASE_LOG" | sed -n 's/.*, \([0-9]*\) given to the OOM killer.*/\1/p')
+	echo "# result: scenario=semantics arbiter=$arbiter case=$1 allocated=$([ $CASE_RC -eq 0 ] && echo yes || echo no) ms=$CASE_MS"
+}
+
+start_oomwatch $ARG_flags
+ok $? "oomwatch attached"
+
+# Contexts the OOM killer leaves alone.  Each may fail or, when reclaim
+# finds something after all, succeed; what must not happen is a request
+# or a kill.
+for c in "costly:4 drain" "retry_mayfail:0 drain,retry_mayfail" \
+	 "thisnode:0 drain,thisnode"; do
+	label=${c%%:*}
+	alloc_case "$label" "${c#*:}"
+	reqs=$(count_with oom_request request_pid $CASE_PID)
+	kills=$(count_events /tmp/ow.jsonl mark_victim)
+	[ "$reqs" -eq 0 ] && [ "$kills" -eq 0 ] && [ "${CASE_OOM:-1}" -eq 0 ]
+	ok $? "$label: no OOM request ($reqs), out_of_memory() not called (${CASE_OOM:-?}), no kill ($kills); allocation $([ $CASE_RC -eq 0 ] && echo succeeded || echo failed) in $CASE_MS ms"
+done
+
+# Contexts that do go to the OOM path: the ballast is what it frees.
+for c in "kernel:0 drain" "nofail:0 drain,nofail"; do
+	label=${c%%:*}
+	alloc_case "$label" "${c#*:}"
+	[ "$arbiter" = 1 ] && wait_event oom_request request_pid $CASE_PID 5
+	sleep 1		# let the episode's other waiters settle
+	reqs=$(count_with oom_request request_pid $CASE_PID)
+	kills=$(count_events /tmp/ow.jsonl mark_victim)
+	[ "$CASE_RC" -eq 0 ] && [ "${CASE_OOM:-0}" -gt 0 ]
+	ok $? "$label: out_of_memory() ran (took ${CASE_OOM:-0} ballast pages), the allocation succeeded ($CASE_MS ms)"
+	if [ "$arbiter" = 1 ]; then
+		[ "$reqs" -ge 1 ]
+		ok $? "$label: it went through the arbiter ($reqs request(s) from pid $CASE_PID)"
+	else
+		[ "$reqs" -eq 0 ]
+		ok $? "$label: no arbiter request with the arbiter off"
+	fi
+	[ "$kills" -eq 0 ]
+	ok $? "$label: nobody killed: the OOM notifier's ballast was enough ($kills kills)"
+done
+
+# memcg OOM: the memcg OOM killer, never the arbiter.
+cg=/sys/fs/cgroup
+mkdir -p $cg && { grep -q " $cg cgroup2 " /proc/mounts || mount -t cgroup2 none $cg; } &&
+	echo +memory >$cg/cgroup.subtree_control && mkdir -p $cg/ow-test &&
+	echo 32M >$cg/ow-test/memory.max
+ok $? "memcg ow-test with memory.max 32M"
+reqs0=$(count_events /tmp/ow.jsonl oom_request)
+t0=$(now_ms)
+sh -c "echo \$\$ >$cg/ow-test/cgroup.procs && exec ow-hog -s 4 64" >/tmp/memcg.log 2>&1 &
+memcg_hog=$!
+wait $memcg_hog
+memcg_rc=$?
+ms=$(($(now_ms) - t0))
+wait_event mark_victim victim_pid $memcg_hog 5
+reqs=$(($(count_events /tmp/ow.jsonl oom_request) - reqs0))
+victim=$(count_with mark_victim victim_pid $memcg_hog)
+echo "# result: scenario=semantics arbiter=$arbiter case=memcg hog_rc=$memcg_rc ms=$ms requests=$reqs"
+[ "$memcg_rc" -eq 137 ] && [ "$victim" -ge 1 ]
+ok $? "memcg: the hog over memory.max was killed ($memcg_rc) in $ms ms"
+[ "$reqs" -eq 0 ]
+ok $? "memcg: no arbiter request ($reqs)"
+oom_kills=$(awk '/^oom_kill / { print $2 }' $cg/ow-test/memory.events)
+[ "${oom_kills:-0}" -ge 1 ]
+ok $? "memcg: memory.events counts the kill (oom_kill ${oom_kills:-0})"
+rmdir $cg/ow-test 2>/dev/null
+
+# sysrq-f: a forced OOM kill, at once.
+ow-hog -H 120 48 >/tmp/sysrq.log 2>&1 &
+victim_pid=$!
+wait_for /tmp/sysrq.log 30 "ow-hog: 48 MB"
+reqs0=$(count_events /tmp/ow.jsonl oom_request)
+t0=$(now_ms)
+echo f >/proc/sysrq-trigger
+wait $victim_pid
+sysrq_rc=$?
+ms=$(($(now_ms) - t0))
+wait_event mark_victim victim_pid $victim_pid 5
+reqs=$(($(count_events /tmp/ow.jsonl oom_request) - reqs0))
+echo "# result: scenario=semantics arbiter=$arbiter case=sysrq-f hog_rc=$sysrq_rc ms=$ms requests=$reqs"
+[ "$sysrq_rc" -eq 137 ] && [ "$(count_with mark_victim victim_pid $victim_pid)" -ge 1 ]
+ok $? "sysrq-f: the biggest task ($victim_pid) was killed ($sysrq_rc) in $ms ms"
+[ "$reqs" -eq 0 ] && [ "$ms" -lt 3000 ]
+ok $? "sysrq-f: no arbiter request ($reqs), no wait"
+
+stop_oomwatch
+grep -E '"type":"(oom_[a-z]*|mark_victim)"' /tmp/ow.jsonl |
+	sed 's/"v":1,//; s/,"cpu":[0-9]*//; s/"tgid":[0-9]*,//' | sed 's/^/# /'
+[ "$OW_RC" -eq 0 ]
+ok $? "oomwatch: no lost event, no set-up error (exit $OW_RC)"
+grep -o '"type":"[a-z_]*"' /tmp/ow.jsonl | sort | uniq -c | sed 's/^/# /'
+ktap_done

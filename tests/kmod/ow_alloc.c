@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ow_alloc: page allocations with chosen gfp flags, under exhaustion
+ * made on purpose, for the guest tests of the OOM arbiter's stock
+ * semantics (guest-image/scenarios/semantics.sh).  Test code: it is
+ * loaded only in the QEMU guest.
+ *
+ * Writing "ORDER FLAGS" to /proc/ow_alloc, FLAGS a comma-separated list
+ * of kernel, nofail, retry_mayfail, thisnode and drain:
+ *
+ *  - with "drain", first takes every free page an atomic allocation may
+ *    have (below the min watermark, short of the emergency reserves) and
+ *    holds it as ballast, so that the node is exhausted for the test
+ *    allocation although no task owns the memory: only an OOM can get
+ *    past that, reclaim finding a few pages does not;
+ *  - then allocates 2^ORDER pages with GFP_KERNEL plus the flags, in the
+ *    writing task's context, and frees them at once;
+ *  - the ballast goes back when the OOM killer runs (an OOM notifier:
+ *    out_of_memory() counts it as freed memory and kills nobody), or
+ *    at the end of the write.
+ *
+ * The write returns the byte count when the test allocation succeeded
+ * and -ENOMEM when it failed; the kernel log says how long it took and
+ * whether the ballast was given back to an OOM.  Nothing is kept after
+ * the write returns.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/gfp.h>
+#include <linux/jiffies.h>
+#include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/oom.h>
+#include <linux/proc_fs.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+static DEFINE_MUTEX(ow_alloc_mutex);	/* one test at a time */
+static DEFINE_SPINLOCK(ballast_lock);
+static LIST_HEAD(ballast);
+static unsigned long ballast_pages;
+static unsigned long ballast_freed_by_oom;
+
+static void ballast_fill(void)
+{
+	struct page *page;
+
+	for (;;) {
+		page = alloc_page(GFP_ATOMIC | __GFP_NOMEMALLOC | __GFP_NOWARN);
+		if (!page)
+			break;
+		spin_lock(&ballast_lock);
+		list_add(&page->lru, &ballast);
+		ballast_pages++;
+		spin_unlock(&ballast_lock);
+		cond_resched();
+	}
+}
+
+/* Give the ballast back; returns how many pages that was. */
+static unsigned long ballast_release(void)
+{
+	struct page *page, *next;
+	unsigned long n;
+	LIST_HEAD(list);
+
+	spin_lock(&ballast_lock);
+	list_splice_init(&ballast, &list);
+	n = ballast_pages;
+	ballast_pages = 0;
+	spin_unlock(&ballast_lock);
+	list_for_each_entry_safe(page, next, &list, lru) {
+		list_del(&page->lru);
+		__free_page(page);
+	}
+	return n;
+}
+
+/* out_of_memory() asks before it picks a victim: give the ballast. */
+static int ow_alloc_oom_notify(struct notifier_block *nb,
+			       unsigned long unused, void *arg)
+{
+	unsigned long *freed = arg;
+	unsigned long n = ballast_release();
+
+	if (n) {
+		ballast_freed_by_oom += n;
+		*freed += n;
+	}
+	return NOTIFY_OK;
+}
+
+static struct notifier_block ow_alloc_oom_nb = {
+	.notifier_call = ow_alloc_oom_notify,
+};
+
+struct ow_alloc_req {
+	unsigned int order;
+	gfp_t gfp;
+	bool drain;
+};
+
+static int parse_flags(char *flags, struct ow_alloc_req *req)
+{
+	char *tok;
+
+	req->gfp = GFP_KERNEL;
+	req->drain = false;
+	while ((tok = strsep(&flags, ",")) != NULL) {
+		if (!*tok || !strcmp(tok, "kernel"))
+			continue;
+		else if (!strcmp(tok, "nofail"))
+			req->gfp |= __GFP_NOFAIL;
+		else if (!strcmp(tok, "retry_mayfail"))
+			req->gfp |= __GFP_RETRY_MAYFAIL;
+		else if (!strcmp(tok, "thisnode"))
+			req->gfp |= __GFP_THISNODE;
+		else if (!strcmp(tok, "drain"))
+			req->drain = true;
+		else
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse_request(const char __user *ubuf, size_t count,
+			 struct ow_alloc_req *req)
+{
+	char buf[96], *p, *order;
+	int err;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	p = strim(buf);
+	order = strsep(&p, " ");
+	err = kstrtouint(order, 10, &req->order);
+	if (err)
+		return err;
+	if (req->order > MAX_ORDER - 1)
+		return -EINVAL;
+	return parse_flags(p ? strim(p) : "", req);
+}
+
+static int run_request(const struct ow_alloc_req *req)
+{
+	unsigned long t0 = jiffies, held = 0, by_oom;
+	struct page *page;
+
+	ballast_freed_by_oom = 0;
+	if (req->drain) {
+		ballast_fill();
+		held = ballast_pages;
+	}
+	page = alloc_pages(req->gfp | __GFP_NOWARN, req->order);
+	if (page)
+		__free_pages(page, req->order);
+	by_oom = ballast_freed_by_oom;
+	ballast_release();
+	pr_info("pid %d order %u gfp %#x: %s after %u ms (ballast %lu pages, %lu given to the OOM killer)\n",
+		current->pid, req->order, req->gfp,
+		page ? "allocated" : "failed",
+		jiffies_to_msecs(jiffies - t0), held, by_oom);
+	return page ? 0 : -ENOMEM;
+}
+
+static ssize_t ow_alloc_write(struct file *file, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	struct ow_alloc_req req;
+	int err;
+
+	err = parse_request(ubuf, count, &req);
+	if (err)
+		return err;
+	if (mutex_lock_killable(&ow_alloc_mutex))
+		return -EINTR;
+	err = run_request(&req);
+	mutex_unlock(&ow_alloc_mutex);
+	return err ? err : count;
+}
+
+static const struct proc_ops ow_alloc_ops = {
+	.proc_write = ow_alloc_write,
+	.proc_lseek = noop_llseek,
+};
+
+static struct proc_dir_entry *ow_alloc_entry;
+
+static int __init ow_alloc_init(void)
+{
+	int err = register_oom_notifier(&ow_alloc_oom_nb);
+
+	if (err)
+		return err;
+	ow_alloc_entry = proc_create("ow_alloc", 0200, NULL, &ow_alloc_ops);
+	if (!ow_alloc_entry) {
+		unregister_oom_notifier(&ow_alloc_oom_nb);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void __exit ow_alloc_exit(void)
+{
+	proc_remove(ow_alloc_entry);
+	unregister_oom_notifier(&ow_alloc_oom_nb);
+	ballast_release();
+}
+
+module_init(ow_alloc_init);
+module_exit(ow_alloc_exit);
+MODULE_DESCRIPTION("oomwatch guest test: allocations with chosen gfp flags under exhaustion");
+MODULE_LICENSE("GPL");
