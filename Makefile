@@ -15,6 +15,9 @@ SCENARIO ?= watch
 MEM ?= 256
 CPUS ?= 2
 APPEND ?=
+SWAP ?= 0
+SWAP_BPS ?= 0
+NUMA ?= 1
 
 B := build
 CC ?= gcc
@@ -52,6 +55,7 @@ help:
 	@echo "targets: deps kernel oomwatch image run test check checkpatch clean"
 	@echo "variables: OOMWATCH_CACHE=$(OOMWATCH_CACHE) LOCKDEP=0|1"
 	@echo "           SCENARIO=$(SCENARIO) MEM=$(MEM) CPUS=$(CPUS) APPEND='ow.args=k=v,...'"
+	@echo "           SWAP=MB SWAP_BPS=bytes/s NUMA=nodes (make run)"
 
 # Idempotent and quiet when everything is there; as non-root it prints the
 # exact command instead.
@@ -126,6 +130,7 @@ image: oomwatch $(B)/initramfs.cpio
 run: image
 	scripts/qemu-run.sh --kernel $(BZIMAGE) --initrd $(B)/initramfs.cpio \
 		--scenario $(SCENARIO) --mem $(MEM) --cpus $(CPUS) \
+		--swap $(SWAP) --swap-bps $(SWAP_BPS) --numa $(NUMA) \
 		--append "$(APPEND)"
 
 check: deps

@@ -89,6 +89,7 @@ guest semantics semantics 256 180 0 --append ow.args=arbiter=1
 guest semantics-stock semantics 256 180 0 --append ow.args=arbiter=0
 guest numa numa 256 240 0 --numa 2 --append ow.args=arbiter=1
 guest numa-stock numa 256 240 0 --numa 2 --append ow.args=arbiter=0
+guest transient transient 256 300 0 --swap 512 --swap-bps 2000000 --append ow.args=arbiter=1,runs=2
 # The runner's failure paths: each must be caught inside its limit.
 guest selftest-panic selftest-panic 128 60 2
 guest selftest-hang selftest-hang 128 15 3
