@@ -32,8 +32,9 @@ count_with() {	# count_with TYPE FIELD VALUE
 }
 
 # alloc_case LABEL "ORDER FLAGS": one test allocation from its own task.
-# Sets CASE_RC (0 allocated, 1 failed), CASE_PID, CASE_MS and CASE_OOM
-# (ballast pages out_of_memory() took: it ran).
+# Sets CASE_RC (0 allocated, 1 failed), CASE_PID, CASE_MS, CASE_OOM
+# (ballast pages out_of_memory() took: it ran, in any task) and
+# CASE_OOM_SELF (those taken in the test task's own out_of_memory()).
 alloc_case() {
 	local t0
 	t0=$(now_ms)
@@ -46,6 +47,8 @@ alloc_case() {
 	echo "# $CASE_LOG"
 	# Pages of ballast out_of_memory() took through the OOM notifier.
 	CASE_OOM=$(echo "$CASE_LOG" | sed -n 's/.*, \([0-9]*\) given to the OOM killer.*/\1/p')
+	# ... of which in an out_of_memory() this task ran itself.
+	CASE_OOM_SELF=$(echo "$CASE_LOG" | sed -n 's/.*, \([0-9]*\) in this task.s own OOM.*/\1/p')
 	echo "# result: scenario=semantics arbiter=$arbiter case=$1 allocated=$([ $CASE_RC -eq 0 ] && echo yes || echo no) ms=$CASE_MS"
 }
 
@@ -61,8 +64,8 @@ for c in "costly:4 drain" "retry_mayfail:0 drain,retry_mayfail" \
 	alloc_case "$label" "${c#*:}"
 	reqs=$(count_with oom_request request_pid $CASE_PID)
 	kills=$(count_events /tmp/ow.jsonl mark_victim)
-	[ "$reqs" -eq 0 ] && [ "$kills" -eq 0 ] && [ "${CASE_OOM:-1}" -eq 0 ]
-	ok $? "$label: no OOM request ($reqs), out_of_memory() not called (${CASE_OOM:-?}), no kill ($kills); allocation $([ $CASE_RC -eq 0 ] && echo succeeded || echo failed) in $CASE_MS ms"
+	[ "$reqs" -eq 0 ] && [ "$kills" -eq 0 ] && [ "${CASE_OOM_SELF:-1}" -eq 0 ]
+	ok $? "$label: no OOM request ($reqs), out_of_memory() not called by it (${CASE_OOM_SELF:-?}), no kill ($kills); allocation $([ $CASE_RC -eq 0 ] && echo succeeded || echo failed) in $CASE_MS ms"
 done
 
 # Contexts that do go to the OOM path: the ballast is what it frees.

@@ -21,7 +21,8 @@
  *
  * The write returns the byte count when the test allocation succeeded
  * and -ENOMEM when it failed; the kernel log says how long it took and
- * whether the ballast was given back to an OOM.  Nothing is kept after
+ * whether the ballast was given back to an OOM, and whether that OOM ran
+ * in the writing task itself (another task may hit the exhaustion too).  Nothing is kept after
  * the write returns.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -43,6 +44,8 @@ static DEFINE_SPINLOCK(ballast_lock);
 static LIST_HEAD(ballast);
 static unsigned long ballast_pages;
 static unsigned long ballast_freed_by_oom;
+static unsigned long ballast_freed_by_tester;	/* in the tester's own OOM */
+static struct task_struct *tester;		/* the task of the write */
 
 static void ballast_fill(void)
 {
@@ -88,6 +91,8 @@ static int ow_alloc_oom_notify(struct notifier_block *nb,
 
 	if (n) {
 		ballast_freed_by_oom += n;
+		if (current == READ_ONCE(tester))
+			ballast_freed_by_tester += n;
 		*freed += n;
 	}
 	return NOTIFY_OK;
@@ -149,10 +154,12 @@ static int parse_request(const char __user *ubuf, size_t count,
 
 static int run_request(const struct ow_alloc_req *req)
 {
-	unsigned long t0 = jiffies, held = 0, by_oom;
+	unsigned long t0 = jiffies, held = 0, by_oom, by_tester;
 	struct page *page;
 
 	ballast_freed_by_oom = 0;
+	ballast_freed_by_tester = 0;
+	WRITE_ONCE(tester, current);
 	if (req->drain) {
 		ballast_fill();
 		held = ballast_pages;
@@ -161,11 +168,13 @@ static int run_request(const struct ow_alloc_req *req)
 	if (page)
 		__free_pages(page, req->order);
 	by_oom = ballast_freed_by_oom;
+	by_tester = ballast_freed_by_tester;
 	ballast_release();
-	pr_info("pid %d order %u gfp %#x: %s after %u ms (ballast %lu pages, %lu given to the OOM killer)\n",
+	WRITE_ONCE(tester, NULL);
+	pr_info("pid %d order %u gfp %#x: %s after %u ms (ballast %lu pages, %lu given to the OOM killer, %lu in this task's own OOM)\n",
 		current->pid, req->order, req->gfp,
 		page ? "allocated" : "failed",
-		jiffies_to_msecs(jiffies - t0), held, by_oom);
+		jiffies_to_msecs(jiffies - t0), held, by_oom, by_tester);
 	return page ? 0 : -ENOMEM;
 }
 
