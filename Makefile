@@ -29,6 +29,7 @@ CFLAGS_GUEST := -O2 -Wall -Wextra -Werror -static
 KERNEL_FLAGS := $(if $(filter 1,$(LOCKDEP)),--lockdep)
 BZIMAGE := $(B)/kernel/bzImage
 VMLINUX := $(B)/kernel/vmlinux
+KERNEL_ID := $(B)/kernel/id
 
 # Debian packages the build needs (make deps).
 DEB_PACKAGES := linux-source-6.1 gcc make clang llvm libbpf-dev bpftool \
@@ -80,11 +81,15 @@ kernel: deps
 	@mkdir -p $(B)/kernel
 	@d=$$(scripts/kernel.sh --print-dir $(KERNEL_FLAGS)); \
 	for f in arch/x86/boot/bzImage vmlinux; do \
-		ln -sfn $$d/$$f $(B)/kernel/$$(basename $$f); done
+		ln -sfn $$d/$$f $(B)/kernel/$$(basename $$f); done; \
+	cmp -s $$d/.oomwatch-key $(KERNEL_ID) || cp $$d/.oomwatch-key $(KERNEL_ID)
 
-$(BZIMAGE) $(VMLINUX): | kernel
+# Which kernel build the symlinks point at: rewritten only when that
+# changes (LOCKDEP=1 and back, a new series), so that what is built against
+# the kernel is rebuilt then, even when the other build is older.
+$(BZIMAGE) $(VMLINUX) $(KERNEL_ID): | kernel
 
-$(B)/vmlinux.h: $(VMLINUX)
+$(B)/vmlinux.h: $(VMLINUX) $(KERNEL_ID)
 	@mkdir -p $(B)
 	$(BPFTOOL) btf dump file $(VMLINUX) format c > $@.tmp && mv $@.tmp $@
 
@@ -114,7 +119,7 @@ $(B)/guest/ow-%: guest-image/workloads/%.c
 
 # Built out of tree against the cached kernel build, in a copy under
 # $(B) so that the checkout stays clean.
-$(B)/guest/%.ko: tests/kmod/%.c tests/kmod/Kbuild $(VMLINUX)
+$(B)/guest/%.ko: tests/kmod/%.c tests/kmod/Kbuild $(VMLINUX) $(KERNEL_ID)
 	@mkdir -p $(B)/kmod $(B)/guest
 	cp tests/kmod/Kbuild tests/kmod/*.c $(B)/kmod/
 	$(MAKE) -s -C $$(scripts/kernel.sh --print-dir $(KERNEL_FLAGS)) \
