@@ -131,3 +131,16 @@ now_ms() {
 wait_event() {
 	wait_for /tmp/ow.jsonl "$4" "\"type\":\"$1\".*\"$2\":$3[,}]"
 }
+
+# count_with TYPE FIELD VALUE: events of TYPE in /tmp/ow.jsonl whose FIELD
+# is VALUE.
+count_with() {
+	grep "\"type\":\"$1\"" /tmp/ow.jsonl | grep -c "\"$2\":$3[,}]"
+}
+
+# The pids oom:mark_victim named in /tmp/ow.jsonl, in order, each followed
+# by a space.
+victim_pids() {
+	grep '"type":"mark_victim"' /tmp/ow.jsonl |
+		sed -n 's/.*"victim_pid":\([0-9]*\).*/\1/p' | tr '\n' ' '
+}

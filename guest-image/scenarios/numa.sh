@@ -22,11 +22,6 @@ node_mb() {	# node_mb NODE MemTotal|MemFree
 		/sys/devices/system/node/node$1/meminfo
 }
 
-# Events of TYPE in the recording whose FIELD is VALUE.
-count_with() {
-	grep "\"type\":\"$1\"" /tmp/ow.jsonl | grep -c "\"$2\":$3[,}]"
-}
-
 [ -d /sys/devices/system/node/node1 ] && ! [ -d /sys/devices/system/node/node2 ]
 ok $? "two NUMA nodes: node 0 $(node_mb 0 MemTotal) MB, node 1 $(node_mb 1 MemTotal) MB"
 arbiter_set "$arbiter" "$timeout" "$fallback"
@@ -74,8 +69,7 @@ stop_oomwatch
 kill -0 $by 2>/dev/null
 by_alive=$?
 kill $by 2>/dev/null; wait $by 2>/dev/null
-victims=$(grep '"type":"mark_victim"' /tmp/ow.jsonl |
-	sed -n 's/.*"victim_pid":\([0-9]*\).*/\1/p' | tr '\n' ' ')
+victims=$(victim_pids)
 req1=$(count_with oom_request nid 1)
 req0=$(count_with oom_request nid 0)
 resolved1=$(($(count_with oom_grant nid 1) + $(count_with oom_fallback nid 1)))

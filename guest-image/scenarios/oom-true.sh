@@ -34,8 +34,7 @@ while [ $run -le $runs ]; do
 	kill -0 $by 2>/dev/null
 	by_alive=$?
 	kill $by 2>/dev/null; wait $by 2>/dev/null
-	victims=$(grep '"type":"mark_victim"' /tmp/ow.jsonl |
-		sed -n 's/.*"victim_pid":\([0-9]*\).*/\1/p' | tr '\n' ' ')
+	victims=$(victim_pids)
 	# Set to kill, as the kernel measured the unreclaimable period: the
 	# grant's unreclaimable_ms ends at the timeout's clear; add the time
 	# from that clear to the kill.  (The period may have begun before

@@ -26,11 +26,6 @@ ok $? "knobs: vm.oom_arbiter=$arbiter timeout ${timeout} ms fallback ${fallback}
 insmod /lib/modules/oomwatch/ow_alloc.ko && [ -w /proc/ow_alloc ]
 ok $? "test module ow_alloc loaded"
 
-# Events of TYPE in the recording whose FIELD is VALUE.
-count_with() {	# count_with TYPE FIELD VALUE
-	grep "\"type\":\"$1\"" /tmp/ow.jsonl | grep -c "\"$2\":$3[,}]"
-}
-
 # alloc_case LABEL "ORDER FLAGS": one test allocation from its own task.
 # Sets CASE_RC (0 allocated, 1 failed), CASE_PID, CASE_MS, CASE_OOM
 # (ballast pages out_of_memory() took: it ran, in any task) and
