@@ -144,3 +144,13 @@ victim_pids() {
 	grep '"type":"mark_victim"' /tmp/ow.jsonl |
 		sed -n 's/.*"victim_pid":\([0-9]*\).*/\1/p' | tr '\n' ' '
 }
+
+# end_bystander PID: was it still alive (0) or not (1)?  Ends it either way.
+end_bystander() {
+	local alive
+	kill -0 "$1" 2>/dev/null
+	alive=$?
+	kill "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+	return $alive
+}

@@ -66,9 +66,8 @@ wait $hog
 hog_rc=$?
 sleep 1
 stop_oomwatch
-kill -0 $by 2>/dev/null
+end_bystander $by
 by_alive=$?
-kill $by 2>/dev/null; wait $by 2>/dev/null
 victims=$(victim_pids)
 req1=$(count_with oom_request nid 1)
 req0=$(count_with oom_request nid 0)

@@ -31,9 +31,8 @@ while [ $run -le $runs ]; do
 	hog_rc=$?
 	sleep 1
 	stop_oomwatch
-	kill -0 $by 2>/dev/null
+	end_bystander $by
 	by_alive=$?
-	kill $by 2>/dev/null; wait $by 2>/dev/null
 	victims=$(victim_pids)
 	# Set to kill, as the kernel measured the unreclaimable period: the
 	# grant's unreclaimable_ms ends at the timeout's clear; add the time

@@ -64,8 +64,8 @@ while [ $run -le $runs ]; do
 	swap_kb=$(swap_sampler_stop /tmp/swap.samples)
 	sleep 1
 	stop_oomwatch
-	kill -0 $by 2>/dev/null; by_alive=$?
-	kill $by 2>/dev/null; wait $by 2>/dev/null
+	end_bystander $by
+	by_alive=$?
 	kills=$(count_events /tmp/ow.jsonl mark_victim)
 	kept=$(count_events /tmp/ow.jsonl swap_token_kept)
 	bypassed=$(count_events /tmp/ow.jsonl swap_token_bypass)

@@ -39,9 +39,8 @@ while [ $run -le $runs ]; do
 	swap_kb=$(swap_sampler_stop /tmp/swap.samples)
 	sleep 1
 	stop_oomwatch
-	kill -0 $by 2>/dev/null
+	end_bystander $by
 	by_alive=$?
-	kill $by 2>/dev/null; wait $by 2>/dev/null
 	kills=$(count_events /tmp/ow.jsonl mark_victim)
 	total_kills=$((total_kills + kills))
 	[ "$kills" -gt 0 ] && spurious_runs=$((spurious_runs + 1))
