@@ -4,6 +4,9 @@
 #                 on the default scenario under oomwatch
 #   make test     host unit tests + guest tests; last line "N passed, N failed"
 #   make check    host unit tests only (seconds)
+#   make matrix   every scenario under every mode: results/matrix.md
+#   make bench    stock 6.1, MGLRU, earlyoom and our modes: results/bench/
+#   make soak     stress-ng memory stressors for SOAK_S seconds, all on
 #   make help     every target and variable
 #
 # The kernel tree and its builds live in $(OOMWATCH_CACHE), never here.
@@ -18,6 +21,10 @@ APPEND ?=
 SWAP ?= 0
 SWAP_BPS ?= 0
 NUMA ?= 1
+REPEAT ?= 1
+SEED ?= 1
+SOAK_S ?= 600
+export REPEAT SEED
 
 B := build
 CC ?= gcc
@@ -35,7 +42,7 @@ KERNEL_ID := $(B)/kernel/id
 DEB_PACKAGES := linux-source-6.1 gcc make clang llvm libbpf-dev bpftool \
 	libelf-dev zlib1g-dev dwarves bc bison flex libssl-dev cpio \
 	qemu-system-x86 busybox-static ccache xz-utils git kmod \
-	libclang-rt-14-dev python3-ply python3-git
+	libclang-rt-14-dev python3-ply python3-git stress-ng
 
 USERSPACE_SRCS := userspace/oomwatch.c userspace/cli.c userspace/session.c \
 	userspace/replay.c userspace/output.c userspace/svg.c \
@@ -43,18 +50,27 @@ USERSPACE_SRCS := userspace/oomwatch.c userspace/cli.c userspace/session.c \
 	userspace/reorder.c userspace/trace.c userspace/checker.c \
 	userspace/stats.c
 WORKLOADS := $(B)/guest/ow-hog $(B)/guest/ow-bystander $(B)/guest/ow-updater \
+	$(B)/guest/ow-probe $(B)/guest/ow-forkstorm $(B)/guest/ow-exec-thrash \
 	$(B)/guest/guest-exit
+# Third-party programs in the image: earlyoom (bench), and the kernel
+# tree's own memcg selftest.  stress-ng goes in a separate layer.
+GUEST_EXTRA := $(B)/guest/earlyoom $(B)/guest/test_memcontrol
+DEB_CACHE := $(OOMWATCH_CACHE)/debs
 # Test modules, loaded only in the guest (tests/kmod).
 KMODS := $(B)/guest/ow_alloc.ko
 
-.PHONY: all deps kernel oomwatch image run test check checkpatch clean help
+.PHONY: all deps kernel stock-kernel oomwatch image run test check checkpatch \
+	matrix bench soak clean help
 
 all: oomwatch image
 
 help:
 	@sed -n '2,12p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "targets: deps kernel oomwatch image run test check checkpatch clean"
+	@echo "targets: deps kernel oomwatch image run test check checkpatch"
+	@echo "         matrix bench soak stock-kernel clean"
 	@echo "variables: OOMWATCH_CACHE=$(OOMWATCH_CACHE) LOCKDEP=0|1"
+	@echo "           REPEAT=$(REPEAT) SEED=$(SEED) (make test, matrix, bench)"
+	@echo "           SOAK_S=$(SOAK_S) (make soak)"
 	@echo "           SCENARIO=$(SCENARIO) MEM=$(MEM) CPUS=$(CPUS) APPEND='ow.args=k=v,...'"
 	@echo "           SWAP=MB SWAP_BPS=bytes/s NUMA=nodes (make run)"
 
@@ -126,11 +142,59 @@ $(B)/guest/%.ko: tests/kmod/%.c tests/kmod/Kbuild $(VMLINUX) $(KERNEL_ID)
 		M=$(CURDIR)/$(B)/kmod modules
 	cp $(B)/kmod/$*.ko $@
 
-$(B)/initramfs.cpio: $(B)/guest/oomwatch $(WORKLOADS) $(KMODS) \
+# earlyoom from Debian's archive, unpacked, never installed: its package
+# would start a daemon on this machine.
+$(B)/guest/earlyoom:
+	@mkdir -p $(B)/guest $(DEB_CACHE)
+	@cd $(DEB_CACHE) && { ls earlyoom_*.deb >/dev/null 2>&1 || \
+		apt-get download earlyoom 2>/dev/null || \
+		{ apt-get update -qq && apt-get download earlyoom; }; }
+	@rm -rf $(B)/earlyoom && dpkg-deb -x \
+		$$(ls $(DEB_CACHE)/earlyoom_*.deb | tail -n 1) $(B)/earlyoom
+	cp $(B)/earlyoom/usr/bin/earlyoom $@
+
+# tools/testing/selftests/cgroup/test_memcontrol of the cached tree.
+$(B)/guest/test_memcontrol: $(KERNEL_ID) tests/kselftest/linebuf.c
+	@mkdir -p $(B)/guest
+	@d=$$(scripts/kernel.sh --print-dir $(KERNEL_FLAGS))/source/tools/testing/selftests; \
+	echo "  CC      test_memcontrol (from $$(readlink -f $$d/../../..))"; \
+	$(CC) -O2 -static -pthread -w -I$$d $$d/cgroup/test_memcontrol.c \
+		$$d/cgroup/cgroup_util.c tests/kselftest/linebuf.c -o $@ 2>&1 | grep -v -e getaddrinfo -e "in function" || true; \
+	test -x $@
+
+$(B)/initramfs.cpio: $(B)/guest/oomwatch $(WORKLOADS) $(KMODS) $(GUEST_EXTRA) \
 		guest-image/init guest-image/scenarios/*.sh scripts/mkimage.sh
-	scripts/mkimage.sh $@ $(B)/guest/oomwatch $(WORKLOADS) $(KMODS)
+	scripts/mkimage.sh $@ $(B)/guest/oomwatch $(WORKLOADS) $(KMODS) $(GUEST_EXTRA)
+
+# The image with stress-ng and its libraries on top, for the soak.
+$(B)/initramfs-stress.cpio: $(B)/initramfs.cpio scripts/mkimage.sh
+	scripts/mkimage.sh --layer $(B)/stress-layer.cpio /usr/bin/stress-ng
+	cat $(B)/initramfs.cpio $(B)/stress-layer.cpio >$@.tmp && mv $@.tmp $@
 
 image: oomwatch $(B)/initramfs.cpio
+
+# Host tool: result lines to markdown tables and SVG plots.
+$(B)/ow-report: userspace/report.c userspace/report_main.c userspace/report.h \
+		userspace/stats.c userspace/stats.h
+	@mkdir -p $(B)
+	$(CC) $(CFLAGS_USER) -Iuserspace -Ibpf userspace/report.c \
+		userspace/report_main.c -lm -o $@
+
+# The unpatched kernel, same tree and config (make bench).
+stock-kernel: deps
+	@scripts/kernel.sh --stock
+
+matrix: image $(B)/ow-report
+	@scripts/suite.sh matrix
+
+bench: image stock-kernel $(B)/ow-report
+	@scripts/suite.sh bench
+
+soak: image $(B)/initramfs-stress.cpio
+	scripts/qemu-run.sh --kernel $(BZIMAGE) --initrd $(B)/initramfs-stress.cpio \
+		--scenario soak --mem 512 --cpus $(CPUS) --swap 1024 \
+		--timeout $$(( $(SOAK_S) + 240 )) \
+		--append "ow.args=seconds=$(SOAK_S),seed=$(SEED)"
 
 run: image
 	scripts/qemu-run.sh --kernel $(BZIMAGE) --initrd $(B)/initramfs.cpio \

@@ -9,6 +9,8 @@
 #   --numa N            N fake NUMA nodes (numa=fake=N), default 1
 #   --swap MB           a virtio-blk swap disk of MB megabytes (sparse file)
 #   --swap-bps BYTES    QEMU block throttling of that disk (a slow device)
+#   --data MB           a second virtio-blk disk (after the swap disk) for
+#                       a file system the guest makes
 #   --timeout S         hard limit; QEMU is killed after it, default 120
 #   --log FILE          console log, default build/logs/NAME.log
 #   --append ARGS       more kernel command line
@@ -26,7 +28,7 @@ set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${OOMWATCH_CACHE:-$HOME/.cache/oomwatch}
-kernel= initrd= scenario=smoke mem=256 cpus=2 numa=1 swap=0 swap_bps=0
+kernel= initrd= scenario=smoke mem=256 cpus=2 numa=1 swap=0 swap_bps=0 data=0
 timeout_s=120 log= append= quiet=0
 
 die() { echo "qemu-run: error: $*" >&2; exit 5; }
@@ -41,6 +43,7 @@ while [ $# -gt 0 ]; do
 	--numa) numa=$2; shift ;;
 	--swap) swap=$2; shift ;;
 	--swap-bps) swap_bps=$2; shift ;;
+	--data) data=$2; shift ;;
 	--timeout) timeout_s=$2; shift ;;
 	--log) log=$2; shift ;;
 	--append) append=$2; shift ;;
@@ -53,7 +56,7 @@ done
 [ -r "$kernel" ] || die "kernel '$kernel' not found (make kernel)"
 [ -r "$initrd" ] || die "initramfs '$initrd' not found (make image)"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (make deps)"
-for n in "$mem" "$cpus" "$numa" "$swap" "$swap_bps" "$timeout_s"; do
+for n in "$mem" "$cpus" "$numa" "$swap" "$swap_bps" "$data" "$timeout_s"; do
 	case $n in ''|*[!0-9]*) die "'$n' is not a number" ;; esac
 done
 log=${log:-$top/build/logs/$scenario.log}
@@ -116,7 +119,15 @@ if [ "$swap" -gt 0 ]; then
 	truncate -s "${swap}M" "$disk"
 	throttle=
 	[ "$swap_bps" -gt 0 ] && throttle=",throttling.bps-total=$swap_bps"
-	disk_args=(-drive "file=$disk,format=raw,if=virtio,cache=unsafe$throttle")
+	disk_args=(-drive "file=$disk,format=raw,if=none,id=swap,cache=unsafe$throttle"
+		-device virtio-blk-pci,drive=swap,serial=swap)
+fi
+if [ "$data" -gt 0 ]; then
+	data_disk=$(dirname "$log")/$scenario.data.img
+	rm -f "$data_disk"
+	truncate -s "${data}M" "$data_disk"
+	disk_args+=(-drive "file=$data_disk,format=raw,if=none,id=data,cache=unsafe"
+		-device virtio-blk-pci,drive=data,serial=data)
 fi
 
 echo "qemu-run: $scenario (${accel%% -cpu*}, ${mem} MB, $cpus CPUs, $numa node(s), swap ${swap} MB, limit ${timeout_s} s) log $log" >&2
@@ -160,6 +171,7 @@ fi
 [ -n "$follow" ] && { sleep 0.3; kill "$follow" 2>/dev/null; wait "$follow" 2>/dev/null; }
 elapsed=$(echo "$(date +%s.%N) - $start" | bc)
 [ "$swap" -gt 0 ] && rm -f "$disk"
+[ "$data" -gt 0 ] && rm -f "$data_disk"
 
 fail() {
 	echo "qemu-run: $scenario: $1 after ${elapsed%???????} s; console tail:" >&2
@@ -179,6 +191,11 @@ kernel_reports | head -n 5 | sed 's/^/  ! /' >&2
 # No verdict (a panic ends here too, through panic=-1 and -no-reboot).
 [ "$rc" = 0 ] && fail "guest stopped without a verdict (panic or reset)" 2
 [ -n "$(kernel_reports)" ] && fail "kernel report on the console" 4
+# QEMU's own errors also exit 1, the code guest-exit 0 gives: a pass
+# needs the guest's last word on the console too.
+if [ "$rc" = 1 ] && ! grep -q "oomwatch-guest: scenario $scenario exit 0" "$log"; then
+	fail "QEMU failed before the guest gave a verdict" 5
+fi
 case $rc in
 1) echo "qemu-run: $scenario: passed in ${elapsed%???????} s" >&2; exit 0 ;;
 *)

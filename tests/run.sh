@@ -2,6 +2,10 @@
 # make test: host unit tests, the series' checkpatch run, then the guest
 # tests.  One line per test ("ok N - ..." / "not ok N - ..."), and a last
 # line "N passed, N failed"; exit status non-zero on any failure.
+#
+# REPEAT=N runs the guest tests N times (labels get "#K"): a test that
+# fails once in N is a failure.  SEED=S seeds the scenarios that draw
+# random sizes.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -54,6 +58,7 @@ fi
 guest() {
 	local label=$1 scenario=$2 mem=$3 limit=$4 want=$5 log rc t0
 	shift 5
+	[ "$repeat" -gt 1 ] && label="$label#$rep"
 	log=$B/logs/test-$label.log
 	t0=$(date +%s)
 	echo "# guest: $label ..." >&2
@@ -75,8 +80,14 @@ guest() {
 	[ "$rc" -eq "$want" ] || sed 's/^/    # /' "$log.runner"
 }
 
+repeat=${REPEAT:-1}
+seed=${SEED:-1}
+case $repeat in ''|0|*[!0-9]*) echo "run.sh: REPEAT must be a positive number" >&2; exit 2 ;; esac
 mkdir -p "$B/logs"
 : >"$B/results.txt"
+rep=1
+while [ "$rep" -le "$repeat" ]; do
+	[ "$repeat" -gt 1 ] && echo "# guest tests, repetition $rep of $repeat (seed $seed)" >&2
 guest smoke smoke 256 180 0
 guest sysctl sysctl 256 240 0 --swap 512
 guest kunit kunit 128 60 0
@@ -90,11 +101,18 @@ guest semantics-stock semantics 256 180 0 --append ow.args=arbiter=0
 guest numa numa 256 240 0 --numa 2 --append ow.args=arbiter=1
 guest numa-stock numa 256 240 0 --numa 2 --append ow.args=arbiter=0
 guest transient transient 256 300 0 --swap 512 --swap-bps 2000000 --append ow.args=arbiter=1,runs=2
+guest memcg-kselftest memcg-kselftest 256 420 0 --swap 256 --data 256 --append ow.args=arbiter=1
+guest memcg-kselftest-stock memcg-kselftest 256 420 0 --swap 256 --data 256 --append ow.args=arbiter=0
+guest tracefs tracefs 256 300 0 --swap 512
+guest forkstorm-filethrash workload 256 420 0 --swap 512 --data 128 --append ow.args=w=forkstorm+filethrash,mode=all,seed=$seed
 # The runner's failure paths: each must be caught inside its limit.
 guest selftest-panic selftest-panic 128 60 2
 guest selftest-hang selftest-hang 128 15 3
 guest selftest-noexit probe 128 15 3 --append ow.noexit=1
 guest selftest-warn selftest-warn 128 60 4
+	rep=$((rep + 1))
+	seed=$((seed + 1))
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

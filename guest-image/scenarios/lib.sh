@@ -66,10 +66,37 @@ parse_args() {
 	done
 }
 
-# Turn the first virtio disk into swap, if there is one.
+# disk_by_serial NAME: the virtio disk qemu-run gave that serial (swap,
+# data), e.g. /dev/vdb.
+disk_by_serial() {
+	local s
+	for s in /sys/block/vd*/serial; do
+		[ "$(cat "$s" 2>/dev/null)" = "$1" ] || continue
+		s=${s%/serial}
+		echo "/dev/${s##*/}"
+		return 0
+	done
+	return 1
+}
+
+# Turn the swap disk into swap, if there is one.
 swap_on() {
-	[ -b /dev/vda ] || return 1
-	mkswap /dev/vda >/dev/null && swapon /dev/vda
+	local d
+	d=$(disk_by_serial swap) || return 1
+	grep -q "^$d " /proc/swaps && return 0
+	mkswap "$d" >/dev/null && swapon "$d"
+}
+
+swap_off() {
+	swapoff -a 2>/dev/null
+}
+
+# mount_data DIR: an ext2 file system on the data disk, mounted at DIR.
+mount_data() {
+	local d
+	grep -q " $1 " /proc/mounts && return 0
+	d=$(disk_by_serial data) || return 1
+	mkdir -p "$1" && mke2fs -q "$d" >/dev/null 2>&1 && mount "$d" "$1"
 }
 
 # Sample swap in use (kB) every half second into $1 until stopped.
@@ -153,4 +180,70 @@ end_bystander() {
 	kill "$1" 2>/dev/null
 	wait "$1" 2>/dev/null
 	return $alive
+}
+
+# Is this our patched kernel (its sysctls), or stock 6.1?
+patched_kernel() {
+	[ -e /proc/sys/vm/oom_arbiter ] && [ -e /proc/sys/vm/swap_token ]
+}
+
+# mode_apply MODE: set the kernel (and user space) up for one column of
+# the matrix and the benchmarks.
+#   stock        every knob off (on the patched kernel: its defaults)
+#   token-never  swap token on, bypass never: the 2004 configuration
+#   token        swap token on, bypass at priority 0: the 2004 fix
+#   arbiter      the OOM arbiter alone
+#   all          token with bypass, and the arbiter
+#   mglru        multi-gen LRU on, thrashing prevention min_ttl_ms=1000
+#   earlyoom     earlyoom running with its default settings
+# Returns non-zero, with a diagnostic, when this kernel cannot do MODE.
+mode_apply() {
+	local token=0 bypass=0 arbiter=0
+	case $1 in
+	stock|mglru|earlyoom) ;;
+	token-never) token=1 bypass=-1 ;;
+	token) token=1 ;;
+	arbiter) arbiter=1 ;;
+	all) token=1 arbiter=1 ;;
+	*) diag "mode_apply: unknown mode '$1'"; return 2 ;;
+	esac
+	if patched_kernel; then
+		sysctl_write swap_token 0 && sysctl_write oom_arbiter $arbiter &&
+		sysctl_write swap_token_bypass_priority $bypass || return 1
+	elif [ $token = 1 ] || [ $arbiter = 1 ]; then
+		diag "mode $1 needs the patched kernel"
+		return 1
+	fi
+	case $1 in
+	mglru)
+		echo y >/sys/kernel/mm/lru_gen/enabled &&
+		echo 1000 >/sys/kernel/mm/lru_gen/min_ttl_ms ;;
+	earlyoom)
+		earlyoom >/tmp/earlyoom.log 2>&1 &
+		EARLYOOM_PID=$!
+		wait_for /tmp/earlyoom.log 20 "mem total" ;;
+	*)
+		[ $token = 0 ] || sysctl_write swap_token 1 ;;
+	esac
+}
+
+# Processes earlyoom has signalled so far.
+earlyoom_kills() {
+	[ -r /tmp/earlyoom.log ] || { echo 0; return; }
+	sed -n 's/.*sending SIG[A-Z]* to process \([0-9]*\).*/\1/p' \
+		/tmp/earlyoom.log | sort -u | wc -l
+}
+
+# vmstat_get NAME: a /proc/vmstat counter.
+vmstat_get() {
+	awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat
+}
+
+swap_free_mb() {
+	awk '/^SwapFree/ { print int($2 / 1024) }' /proc/meminfo
+}
+
+# result KEY=VALUE...: one machine-readable line for make matrix/bench.
+result() {
+	echo "# result: $*"
 }

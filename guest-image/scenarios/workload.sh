@@ -1,0 +1,276 @@
+# workload: the scenarios of `make matrix` and `make bench`, each measured
+# the same way under every mode.  docs/scenarios.md is the catalogue.
+#
+# OW_ARGS: w=NAME[+NAME...] mode=MODE runs=N seed=S ow=auto|0|alt
+#   w      update transient oom storm memcg numa-spill numa-bound forkstorm
+#          filethrash (several, '+'-separated, run one after the other)
+#   mode   see mode_apply in lib.sh
+#   name   the scenario's name in the results (default: the workload's)
+#   ow     auto: under `oomwatch --assert` when the kernel has our
+#          tracepoints; 0: never; alt: every other run without it (the
+#          tracing overhead), reported as mode=<mode>+oomwatch / <mode>
+#
+# One "# result:" line per run with the same keys for every workload:
+#   kills          OOM kills (kernel oom_kill counter) + earlyoom's kills
+#   spurious       kills in a run whose demand fit in MemAvailable + free
+#                  swap at its start (0 when it did not fit)
+#   demand_mb capacity_mb   that comparison
+#   died           which of the workload's processes died of a signal
+#   wall_ms        until the workload's processes were all done
+#   set_to_kill_ms first unreclaimable_set to first kill (oomwatch)
+#   probe_max_ms probe_p99_ms   a locked 10 ms sleeper's worst lateness
+#   swap_io_mb     pswpin + pswpout during the run
+#   assert         oomwatch --assert verdict: ok, fail or na
+# KTAP: one test per run, "the run completed inside its bound, and
+# oomwatch found no invariant broken": the matrix records outcomes, the
+# verdict on them is the table's.
+. /scenarios/lib.sh
+parse_args
+mode=${ARG_mode:-stock}
+runs=${ARG_runs:-1}
+seed=${ARG_seed:-1}
+ow=${ARG_ow:-auto}
+workloads=$(echo "${ARG_w:-update}" | tr '+' ' ')
+nwl=$(echo $workloads | wc -w)
+ktap_plan $((nwl * runs + 1))
+
+mode_apply "$mode"
+ok $? "mode $mode ($(patched_kernel && echo patched || echo stock) kernel)"
+[ "$ow" = auto ] && { patched_kernel && ow=1 || ow=0; }
+RAM_MB=$(awk '/MemTotal/ { print int($2 / 1024) }' /proc/meminfo)
+# Reproducible sizes: every draw comes from SEED.
+RANDOM=$seed
+
+# reap ROLE PID: wait for it; note ROLE in DIED when a signal ended it.
+reap() {
+	local rc
+	wait "$2"
+	rc=$?
+	[ $rc -gt 128 ] && DIED="$DIED$1,"
+	return $rc
+}
+
+# ---- the workloads: each sets DEMAND_MB, may set CAP_MB and EXTRA ----
+
+# The 2004 "yum update": an updater walking more than RAM, a second
+# allocator with locked memory, an idle bystander of a realistic size.
+wl_update() {
+	local avail upd lock by alloc
+	avail=$(mem_available_mb)
+	upd=$((avail * 120 / 100))
+	lock=$((avail * 30 / 100))
+	DEMAND_MB=$((upd + lock + 24))
+	ow-bystander 24 >/dev/null &
+	by=$!
+	ow-updater $upd 2 >/tmp/upd.log 2>&1 &
+	upd=$!
+	wait_for /tmp/upd.log 60 "pass 1 "
+	ow-hog -l -s 4 -d 50 -H 3 $lock >/tmp/alloc.log 2>&1 &
+	alloc=$!
+	reap allocator $alloc
+	reap updater $upd
+	end_bystander $by || DIED="${DIED}bystander,"
+	return 0
+}
+
+# A burst of anonymous memory, 115% of MemAvailable, on a slow swap disk:
+# survivable, but reclaim waits on writeback.
+wl_transient() {
+	local burst by
+	burst=$(($(mem_available_mb) * 115 / 100))
+	DEMAND_MB=$((burst + 8))
+	ow-bystander 8 >/dev/null &
+	by=$!
+	ow-hog -s 8 $burst >/tmp/burst.log 2>&1 &
+	reap burst $!
+	end_bystander $by || DIED="${DIED}bystander,"
+	return 0
+}
+
+# A true OOM: a hog grows past RAM (and swap, if any).
+wl_oom() {
+	local size by
+	size=$((RAM_MB + $(swap_free_mb) + 64))
+	DEMAND_MB=$((size + 16))
+	ow-bystander 16 >/dev/null &
+	by=$!
+	sleep 0.5
+	ow-hog -s 8 $size >/tmp/hog.log 2>&1 &
+	reap hog $!
+	end_bystander $by || DIED="${DIED}bystander,"
+	return 0
+}
+
+# 32 allocators at once, 110% of MemAvailable between them: 32 direct
+# reclaimers racing for the same pages.
+wl_storm() {
+	local each i pids=
+	each=$(($(mem_available_mb) * 110 / 100 / 32))
+	[ $each -ge 2 ] || each=2
+	DEMAND_MB=$((each * 32))
+	i=0
+	while [ $i -lt 32 ]; do
+		ow-hog -s 1 -H 2 $each >/dev/null 2>&1 &
+		pids="$pids $!"
+		i=$((i + 1))
+	done
+	for i in $pids; do reap storm $i; done
+	EXTRA="each_mb=$each"
+	return 0
+}
+
+# A memory cgroup over its limit (64M, no swap): the memcg OOM killer's
+# business, never the arbiter's.
+wl_memcg() {
+	local cg=/sys/fs/cgroup
+	echo +memory >$cg/cgroup.subtree_control 2>/dev/null
+	mkdir -p $cg/wl && echo 64M >$cg/wl/memory.max &&
+		{ echo 0 >$cg/wl/memory.swap.max 2>/dev/null; true; } ||
+		{ diag "memcg: cannot set up $cg/wl"; return 1; }
+	DEMAND_MB=96
+	CAP_MB=64
+	sh -c "echo \$\$ >$cg/wl/cgroup.procs && exec ow-hog -s 4 96" \
+		>/tmp/memcg.log 2>&1 &
+	reap memcg-hog $!
+	EXTRA="memcg_oom_kill=$(awk '/^oom_kill / { print $2 }' $cg/wl/memory.events)"
+	rmdir $cg/wl 2>/dev/null
+	return 0
+}
+
+node_free_mb() {
+	awk '/MemFree/ { print int($4 / 1024) }' \
+		/sys/devices/system/node/node$1/meminfo
+}
+
+# Two nodes: a hog preferring node 0 grows past it; node 1 has room.
+wl_numa_spill() {
+	local size
+	[ -d /sys/devices/system/node/node1 ] || { diag "needs NUMA=2"; return 1; }
+	size=$(($(node_free_mb 0) + 40))
+	DEMAND_MB=$size
+	ow-hog -n 0 -s 8 -H 2 $size >/tmp/spill.log 2>&1 &
+	reap spill-hog $!
+	return 0
+}
+
+# Two nodes: a hog bound to node 1 grows past it; node 0 stays free.
+wl_numa_bound() {
+	local size by
+	[ -d /sys/devices/system/node/node1 ] || { diag "needs NUMA=2"; return 1; }
+	size=$(($(node_free_mb 1) + 32))
+	DEMAND_MB=$size
+	CAP_MB=$(node_free_mb 1)
+	ow-bystander 8 >/dev/null &
+	by=$!
+	ow-hog -n 1 -b -s 8 $size >/tmp/bound.log 2>&1 &
+	reap bound-hog $!
+	end_bystander $by || DIED="${DIED}bystander,"
+	return 0
+}
+
+# 48 short-lived children appearing at once, 4-8 MB each (from SEED).
+wl_forkstorm() {
+	local out
+	DEMAND_MB=$((48 * 8))
+	ow-forkstorm -H 2 -S $RANDOM 48 8 >/tmp/fork.log 2>&1 &
+	reap forkstorm $!
+	out=$(cat /tmp/fork.log)
+	EXTRA="children_killed=$(echo "$out" | sed -n 's/.* killed=\([0-9]*\).*/\1/p')"
+	[ "${EXTRA#*=}" != "0" ] && [ -n "${EXTRA#*=}" ] && DIED="${DIED}child,"
+	return 0
+}
+
+# Clean file pages mapped executable (48 MB, read back 5 times a second)
+# while anonymous memory grows past RAM with no swap: the page cache of
+# the "programs" is all reclaim has left, and it thrashes before the kill.
+wl_filethrash() {
+	local mnt=/mnt/data thr size
+	if [ ! -e $mnt/text ]; then
+		mount_data $mnt || { diag "filethrash needs a data disk (--data)"; return 1; }
+		dd if=/dev/urandom of=$mnt/text bs=1M count=48 2>/dev/null && sync
+	fi
+	echo 1 >/proc/sys/vm/drop_caches
+	ow-exec-thrash $mnt/text 5 >/tmp/exec.log 2>&1 &
+	thr=$!
+	sleep 1
+	size=$((RAM_MB + 64))
+	DEMAND_MB=$((size + 48))
+	ow-hog -s 4 $size >/tmp/hog.log 2>&1 &
+	reap hog $!
+	kill $thr 2>/dev/null
+	reap exec-thrash $thr
+	EXTRA=$(sed -n 's/^exec-thrash: passes=\([0-9]*\) slowest_ms=\([0-9]*\).*/exec_passes=\1 exec_slowest_ms=\2/p' /tmp/exec.log)
+	return 0
+}
+
+# ---- one measured run ----
+
+# probe_field KEY: from the probe's line.
+probe_field() {
+	sed -n "s/.* $1=\([0-9.]*\).*/\1/p" /tmp/probe.out 2>/dev/null
+}
+
+run_one() {	# run_one WORKLOAD RUN WITH_OOMWATCH
+	local w=$1 run=$2 with=$3 k0 s0 e0 t0 t1 probe rc kills spurious
+	local lat= tset tkill assert=na label=$mode name=${ARG_name:-$1}
+	DIED= EXTRA= DEMAND_MB=0 CAP_MB=
+	k0=$(vmstat_get oom_kill)
+	s0=$(($(vmstat_get pswpin) + $(vmstat_get pswpout)))
+	e0=$(earlyoom_kills)
+	capacity=$(($(mem_available_mb) + $(swap_free_mb)))
+	if [ "$with" = 1 ]; then
+		start_oomwatch --assert || diag "oomwatch did not attach"
+		[ "$ow" = alt ] && label=$mode+oomwatch
+	fi
+	ow-probe /tmp/probe.out &
+	probe=$!
+	t0=$(now_ms)
+	"wl_$(echo "$w" | tr '-' '_')"
+	rc=$?
+	t1=$(now_ms)
+	kill $probe 2>/dev/null
+	wait $probe
+	if [ "$with" = 1 ]; then
+		sleep 1
+		stop_oomwatch
+		[ "$OW_RC" = 0 ] && assert=ok || assert=fail
+		tset=$(first_ts /tmp/ow.jsonl unreclaimable_set)
+		tkill=$(first_ts /tmp/ow.jsonl mark_victim)
+		[ -n "$tset" ] && [ -n "$tkill" ] &&
+			lat="set_to_kill_ms=$(ms_between "$tset" "$tkill") "
+	fi
+	[ -n "$CAP_MB" ] && capacity=$CAP_MB
+	kills=$(( $(vmstat_get oom_kill) - k0 + $(earlyoom_kills) - e0 ))
+	spurious=0
+	[ "$DEMAND_MB" -le "$capacity" ] && spurious=$kills
+	result "scenario=$name mode=$label run=$run seed=$seed kills=$kills" \
+		"spurious=$spurious demand_mb=$DEMAND_MB capacity_mb=$capacity" \
+		"died=[${DIED%,}] wall_ms=$((t1 - t0)) ${lat}probe_max_ms=$(probe_field max_ms)" \
+		"probe_p99_ms=$(probe_field p99_ms)" \
+		"swap_io_mb=$(( ($(vmstat_get pswpin) + $(vmstat_get pswpout) - s0) * 4 / 1024 ))" \
+		"assert=$assert $EXTRA"
+	[ $rc -le 128 ] || rc=0		# a killed process is an outcome
+	[ "$assert" != fail ] && [ $rc -eq 0 ]
+	ok $? "$w run $run ($label): $kills kill(s), $((t1 - t0)) ms, oomwatch $assert"
+	# Let swap-in and the page cache settle before the next run.
+	sleep 2
+}
+
+for w in $workloads; do
+	# Swap where the workload's story has it (and the guest a swap disk);
+	# none for the true OOMs, memcg and NUMA cases.
+	case $w in
+	update|transient|storm|forkstorm)
+		swap_on || diag "no swap disk: $w may not survive" ;;
+	*) swap_off ;;
+	esac
+	run=1
+	while [ $run -le $runs ]; do
+		with=$ow
+		[ "$ow" = alt ] && with=$((run % 2))
+		run_one "$w" "$run" "$with"
+		run=$((run + 1))
+	done
+done
+[ -n "$EARLYOOM_PID" ] && kill "$EARLYOOM_PID" 2>/dev/null
+ktap_done

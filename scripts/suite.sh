@@ -1,0 +1,129 @@
+#!/bin/bash
+# The long runs: every scenario under every mode (make matrix), and the
+# benchmarks against stock 6.1, MGLRU and earlyoom (make bench).
+#
+#   scripts/suite.sh matrix      results/matrix.md
+#   scripts/suite.sh bench       results/bench/bench.md and one SVG per
+#                                workload
+#
+# Each step boots one guest on the `workload` scenario with one mode and
+# one guest shape; its "# result:" lines are collected into runs.txt next
+# to the tables, which build/ow-report makes.  Progress and an estimate of
+# the time left go to stderr after every step.  A guest that fails or
+# runs out of time is reported and counted, and the suite goes on: its
+# runs are missing from the table, and the exit status is non-zero.
+#
+# Environment: REPEAT (runs per cell; matrix default 1, bench default 5),
+# SEED, MODES (a subset, space-separated), OUT (results directory).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+B=build
+what=${1:-}
+seed=${SEED:-1}
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+git diff --quiet HEAD 2>/dev/null || commit="$commit+dirty"
+date=$(date -u +%Y-%m-%d)
+patched=$B/kernel/bzImage
+stock=$(scripts/kernel.sh --stock --print-dir)/arch/x86/boot/bzImage
+
+# Guest shapes: NAME QEMU-OPTIONS
+shape_opts() {
+	case $1 in
+	swap) echo "--swap 512" ;;
+	slowswap) echo "--swap 512 --swap-bps 2000000" ;;
+	noswap) echo "--data 128" ;;
+	numa) echo "--numa 2" ;;
+	esac
+}
+
+steps=()	# "KERNEL MODE SHAPE WORKLOADS EXTRA-ARGS"
+plan_matrix() {
+	local m
+	runs=${REPEAT:-1}
+	out=${OUT:-results}
+	for m in ${MODES:-stock token-never token arbiter all}; do
+		steps+=("$patched $m swap update+storm+forkstorm+memcg -")
+		steps+=("$patched $m noswap oom+filethrash -")
+		steps+=("$patched $m slowswap transient -")
+		steps+=("$patched $m numa numa-spill+numa-bound -")
+	done
+}
+
+plan_bench() {
+	local m k w
+	runs=${REPEAT:-5}
+	out=${OUT:-results/bench}
+	for w in "swap update" "noswap oom" "slowswap transient"; do
+		for m in ${MODES:-stock mglru earlyoom token arbiter all}; do
+			case $m in stock|mglru|earlyoom) k=$stock ;; *) k=$patched ;; esac
+			steps+=("$k $m $w -")
+		done
+	done
+	# (4) tracing overhead: the update workload in mode all, every other
+	# run without oomwatch.
+	steps+=("$patched all swap update ow=alt,name=overhead")
+}
+
+case $what in
+matrix) plan_matrix ;;
+bench) plan_bench ;;
+*) echo "usage: scripts/suite.sh matrix|bench" >&2; exit 2 ;;
+esac
+[ -r "$patched" ] || { echo "suite: $patched missing (make image)" >&2; exit 1; }
+[ "$what" = matrix ] || [ -r "$stock" ] ||
+	{ echo "suite: $stock missing (make stock-kernel)" >&2; exit 1; }
+[ -x $B/ow-report ] || { echo "suite: $B/ow-report missing (make $what)" >&2; exit 1; }
+
+mkdir -p "$out" $B/logs/$what
+runs_file=$out/${what}-runs.txt
+: >"$runs_file.new"
+total=${#steps[@]}
+failed=0
+t_start=$(date +%s)
+i=0
+for step in "${steps[@]}"; do
+	read -r kernel mode shape wl extra <<<"$step"
+	i=$((i + 1))
+	args="w=$wl,mode=$mode,runs=$runs,seed=$seed"
+	[ "$extra" = - ] || args="$args,$extra"
+	# Bench steps with the overhead runs do twice the runs.
+	case $extra in *ow=alt*) args="${args/runs=$runs/runs=$((runs * 2))}" ;; esac
+	log=$B/logs/$what/$i-$mode-$shape.log
+	elapsed=$(( $(date +%s) - t_start ))
+	eta=
+	[ $i -gt 1 ] && eta=", about $(( elapsed * (total - i + 1) / (i - 1) / 60 )) min left"
+	printf 'suite: [%d/%d] %s kernel, mode %s, shape %s: %s (%d min in%s)\n' \
+		"$i" "$total" "$([ "$kernel" = "$stock" ] && echo stock || echo patched)" \
+		"$mode" "$shape" "${wl//+/ }" $((elapsed / 60)) "$eta" >&2
+	# shellcheck disable=SC2046
+	scripts/qemu-run.sh --quiet --kernel "$kernel" --initrd $B/initramfs.cpio \
+		--scenario workload --mem 256 --timeout $((300 + runs * 240)) \
+		--log "$log" $(shape_opts "$shape") --append "ow.args=$args" \
+		2>"$log.runner"
+	rc=$?
+	tr -d '\r' <"$log" | sed -n 's/^# result: //p' >>"$runs_file.new"
+	tr -d '\r' <"$log" | grep '^not ok' | sed 's/^/suite:   /' >&2
+	if [ $rc -ne 0 ]; then
+		failed=$((failed + 1))
+		echo "suite:   guest exit $rc; $log" >&2
+		tail -n 5 "$log.runner" | sed 's/^/suite:   /' >&2
+	fi
+done
+mv "$runs_file.new" "$runs_file"
+
+title="$what, $runs run(s) per cell, seed $seed, TCG guest 256 MB / 2 CPUs"
+if [ "$what" = matrix ]; then
+	$B/ow-report matrix --title "$title" --commit "$commit" --date "$date" \
+		--order stock,token-never,token,arbiter,all "$runs_file" >"$out/matrix.md"
+	echo "suite: wrote $out/matrix.md" >&2
+else
+	$B/ow-report bench --out-dir "$out" --baseline stock --title "$title" \
+		--commit "$commit" --date "$date" \
+		--order stock,mglru,earlyoom,token,arbiter,all,all+oomwatch \
+		--metrics kills,spurious,wall_ms,set_to_kill_ms,probe_max_ms,probe_p99_ms,swap_io_mb \
+		"$runs_file" >"$out/bench.md"
+	echo "suite: wrote $out/bench.md and $(ls "$out"/*.svg | wc -l) plot(s)" >&2
+fi
+echo "suite: $total guest(s), $failed failed, $(( ($(date +%s) - t_start) / 60 )) min" >&2
+[ $failed -eq 0 ]
