@@ -1,0 +1,738 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * ow-report: parsing result lines (prefix, \r, what is ignored, what is an
+ * error and where), median and range, the matrix and bench tables to the
+ * byte, the SVG (escaped, well formed, dots where they belong), and the
+ * command line's exit statuses through the ow-report binary.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "report.h"
+
+#include "proc.h"
+#include "tap.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define ARGV(...)	((const char *[]){ OW_REPORT_BIN, __VA_ARGS__, NULL })
+
+#define MATRIX_FIXTURE	FIXTURE_DIR "/report_matrix.txt"
+#define BENCH_FIXTURE	FIXTURE_DIR "/report_bench.txt"
+
+/* report_matrix.txt with --title, --commit, --date, --order stock,arbiter */
+static const char matrix_expected[] =
+"### Matrix\n"
+"\n"
+"Commit abc123, 2024-05-01.\n"
+"\n"
+"| scenario | mode | runs | kills | spurious kills | unreclaimable→kill ms "
+"| completion s | invariants |\n"
+"|---|---|---:|---:|---:|---:|---:|---|\n"
+"| oom-true | stock | 3 | 3 (2/3 runs) | 1 | 5134 (5072–5224) "
+"| 12.3 (11.8–13.0) | ok |\n"
+"|  | arbiter | 4 | 4 (4/4 runs) | 0 | 303 (290–310) | 8.0 (7.9–8.1) "
+"| FAIL 1/4 |\n"
+"|  | token | 1 | 1 | – | – | 9.0 | – |\n"
+"| transient | stock | 1 | 3 | – | – | 4.6 | – |\n"
+"|  | arbiter | 1 | 0 | – | – | 4.0 | – |\n";
+
+/* report_bench.txt with the default baseline, stock */
+static const char bench_expected[] =
+"#### token\n"
+"\n"
+"| mode | runs | kills | swap_peak (MB) | wall (s) |\n"
+"|---|---:|---:|---:|---:|\n"
+"| stock | 2 | 1.5 (1–2) | 801 (790–812) | 31.00 (30.50–31.50) |\n"
+"| token | 3 | 0 (0–0) ×0.00 | 410 (400–420) ×0.51 "
+"| 16.00 (15.00–17.00) ×0.52 |\n"
+"\n"
+"#### zero\n"
+"\n"
+"| mode | runs | faults | ms |\n"
+"|---|---:|---:|---:|\n"
+"| new | 1 | 3 | 10 ×2.00 |\n"
+"| stock | 1 | 0 | 5 |\n"
+"\n"
+"#### nobase\n"
+"\n"
+"| mode | runs | x |\n"
+"|---|---:|---:|\n"
+"| a | 1 | 1.5 |\n"
+"| b | 1 | 3 |\n"
+"\n";
+
+static const struct ow_report_opts matrix_opts = {
+	.title = "Matrix", .commit = "abc123", .date = "2024-05-01",
+	.order = "stock,arbiter",
+};
+
+/* ------------------------------------------------------------ helpers */
+
+/* Says where got and want part, when they do. */
+static bool same_text(const char *got, const char *want)
+{
+	size_t i = 0;
+
+	if (got && !strcmp(got, want))
+		return true;
+	if (!got) {
+		tap_diag("no output");
+		return false;
+	}
+	while (got[i] && got[i] == want[i])
+		i++;
+	tap_diag("differs at byte %zu:\n# got:  \"%.80s\"\n# want: \"%.80s\"",
+		 i, got + i, want + i);
+	return false;
+}
+
+static bool load(struct ow_report *r, const char *path)
+{
+	char err[256];
+	FILE *f = fopen(path, "r");
+	int ret;
+
+	ow_report_init(r);
+	if (!f)
+		return false;
+	ret = ow_report_read(r, f, path, err, sizeof(err));
+	fclose(f);
+	if (ret)
+		tap_diag("%s", err);
+	return !ret;
+}
+
+/* Reads text as the file "mem"; ow_report_read()'s return value. */
+static int read_text(struct ow_report *r, const char *text, char *err,
+		     size_t size)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int ret;
+
+	if (!f)
+		return -2;
+	ret = ow_report_read(r, f, "mem", err, size);
+	fclose(f);
+	return ret;
+}
+
+static char *matrix_of(const struct ow_report *r,
+		       const struct ow_report_opts *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	if (ow_report_matrix(f, r, o)) {
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+static char *svg_of(const struct ow_report *r, const char *scenario,
+		    const struct ow_report_opts *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	if (ow_report_svg(f, r, scenario, o)) {
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+static bool starts_with(const char *s, const char *prefix)
+{
+	return s && !strncmp(s, prefix, strlen(prefix));
+}
+
+/* A scratch file holding text; its path. */
+static const char *scratch(const char *name, const char *text)
+{
+	return proc_write(name, text, strlen(text));
+}
+
+static unsigned int count(const char *s, const char *needle)
+{
+	unsigned int n = 0;
+
+	for (const char *p = s; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+/* ------------------------------------------------------------ parsing */
+
+static void test_line(void)
+{
+	struct ow_report r;
+	const struct ow_rec *rec;
+	const struct ow_field *x, *v;
+	char err[256] = "";
+	int ret;
+
+	ow_report_init(&r);
+	ret = ow_report_line(&r, "  \t# result: scenario=a mode=b run=1 x=5 "
+			     "v=[69\r", "f", 1, err, sizeof(err));
+	rec = r.n ? &r.rec[0] : NULL;
+	x = rec ? ow_rec_field(rec, "x") : NULL;
+	v = rec ? ow_rec_field(rec, "v") : NULL;
+	tap_ok(ret == 1 && r.n == 1 && rec->nf == 5 &&
+	       !strcmp(rec->scenario, "a") && !strcmp(rec->mode, "b") &&
+	       !strcmp(rec->run, "1") && x && x->numeric && x->num == 5 &&
+	       v && !v->numeric && !strcmp(v->val, "[69"),
+	       "line: blanks and \"# result:\" before, \\r after, dropped");
+	ret = ow_report_line(&r, "scenario=a mode=c run=2", "f", 2, err,
+			     sizeof(err));
+	tap_ok(ret == 1 && r.n == 2 && !strcmp(r.rec[1].mode, "c"),
+	       "line: a record without the prefix");
+	ow_report_free(&r);
+}
+
+static void test_ignored(void)
+{
+	static const char *const lines[] = {
+		"",
+		"   ",
+		"hello world",
+		"# result: scenario=a mode=b",
+		"# result: scenario=a run=1 kills=0",
+		"# result: scenario=transient runs=2 kills=3 wall_ms=[1 2 ]",
+		"scenario=a mode=b runs=1",
+		"# a comment: scenario=a mode=b run=1 not key value",
+		"#result: scenario=a mode=b run=1",
+	};
+	struct ow_report r;
+	char err[256];
+	bool ok = true;
+
+	ow_report_init(&r);
+	for (size_t i = 0; i < ARRAY_SIZE(lines); i++) {
+		if (ow_report_line(&r, lines[i], "f", i + 1, err,
+				   sizeof(err))) {
+			tap_diag("not ignored: \"%s\"", lines[i]);
+			ok = false;
+		}
+	}
+	tap_ok(ok && !r.n && r.lines == ARRAY_SIZE(lines),
+	       "line: %zu lines without scenario=, mode= and run=, or "
+	       "comments, ignored", ARRAY_SIZE(lines));
+	ow_report_free(&r);
+}
+
+static void test_numbers(void)
+{
+	static const struct {
+		const char *val;
+		bool numeric;
+		double num;
+	} cases[] = {
+		{ "42", true, 42 }, { "-2.5", true, -2.5 },
+		{ "1e3", true, 1000 }, { "0x10", true, 16 },
+		{ "12x", false, 0 }, { "[69", false, 0 }, { "ok", false, 0 },
+		{ "", false, 0 }, { "nan", false, 0 }, { "inf", false, 0 },
+		{ "1e999", false, 0 },
+	};
+	bool ok = true;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct ow_report r;
+		const struct ow_field *k;
+		char line[128], err[256];
+
+		ow_report_init(&r);
+		snprintf(line, sizeof(line), "scenario=a mode=b run=1 k=%s",
+			 cases[i].val);
+		ow_report_line(&r, line, "f", 1, err, sizeof(err));
+		k = r.n ? ow_rec_field(&r.rec[0], "k") : NULL;
+		if (!k || k->numeric != cases[i].numeric ||
+		    (k->numeric && k->num != cases[i].num)) {
+			tap_diag("k=%s", cases[i].val);
+			ok = false;
+		}
+		ow_report_free(&r);
+	}
+	tap_ok(ok, "line: numbers are whole, finite strtod() values; the "
+	       "rest is text");
+}
+
+static void test_errors(void)
+{
+	static const struct {
+		const char *line;
+		const char *err;
+	} cases[] = {
+		{ "scenario=a mode=b run=1 oops",
+		  "f:7: \"oops\" is not key=value" },
+		{ "# result: scenario=a mode=b run=1 =5",
+		  "f:7: \"=5\" has no key" },
+		{ "scenario=a mode=b run=1 run=2", "f:7: run= given twice" },
+		{ "scenario= mode=b run=1", "f:7: scenario= is empty" },
+		{ "scenario=a mode=b run=1 assert=maybe",
+		  "f:7: assert=maybe: expected ok, fail or na" },
+	};
+	char line[OW_REPORT_LINE_MAX + 8], err[256];
+	struct ow_report r;
+	bool ok = true;
+	int ret;
+
+	ow_report_init(&r);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		err[0] = '\0';
+		ret = ow_report_line(&r, cases[i].line, "f", 7, err,
+				     sizeof(err));
+		if (ret != -1 || strcmp(err, cases[i].err)) {
+			tap_diag("\"%s\": %d \"%s\"", cases[i].line, ret, err);
+			ok = false;
+		}
+	}
+	tap_ok(ok && !r.n, "line: %zu malformed records refused with file:line",
+	       ARRAY_SIZE(cases));
+
+	/* 4096 characters and a \r\n are fine, 4097 are not. */
+	memset(line, 'y', sizeof(line));
+	memcpy(line, "scenario=a mode=b run=1 x=", 26);
+	strcpy(line + OW_REPORT_LINE_MAX, "\r\n");
+	ret = ow_report_line(&r, line, "f", 8, err, sizeof(err));
+	tap_ok(ret == 1 && r.n == 1, "line: 4096 characters (and \\r\\n) kept");
+	strcpy(line + OW_REPORT_LINE_MAX, "y\n");
+	ret = ow_report_line(&r, line, "f", 9, err, sizeof(err));
+	tap_ok(ret == -1 && r.n == 1 &&
+	       !strcmp(err, "f:9: line longer than 4096 characters"),
+	       "line: 4097 characters refused");
+	ow_report_free(&r);
+}
+
+static void test_read(void)
+{
+	struct ow_report r;
+	char err[256] = "";
+	int ret;
+
+	ow_report_init(&r);
+	ret = read_text(&r, "noise\n# result: scenario=s mode=m run=1\r\n\n"
+			"  scenario=s mode=m run=2 x=1\n", err, sizeof(err));
+	tap_ok(!ret && r.n == 2 && r.lines == 4 && r.files == 1 &&
+	       !strcmp(r.rec[1].run, "2"),
+	       "read: 4 lines, 2 records");
+	ow_report_free(&r);
+
+	ret = read_text(&r, "noise\nscenario=s mode=m run=1\n\n"
+			"# result: scenario=s mode=m run=2 bad\nmore\n", err,
+			sizeof(err));
+	if (!tap_ok(ret == -1 && r.n == 1 &&
+		    !strcmp(err, "mem:4: \"bad\" is not key=value"),
+		    "read: stops at the first malformed line, its number"))
+		tap_diag("%d, %zu records, \"%s\"", ret, r.n, err);
+	ow_report_free(&r);
+}
+
+/* -------------------------------------------------------------- stats */
+
+static void test_range(void)
+{
+	double odd[] = { 3, 1, 2 }, even[] = { 4, 1, 3, 2 }, one[] = { 7 };
+	double same[] = { 5, 5 };
+	struct ow_range g;
+
+	tap_ok(!ow_range_of(odd, 3, &g) && g.n == 3 && g.min == 1 &&
+	       g.median == 2 && g.max == 3, "range: odd count, middle value");
+	tap_ok(!ow_range_of(even, 4, &g) && g.n == 4 && g.min == 1 &&
+	       g.median == 2.5 && g.max == 4,
+	       "range: even count, mean of the middle two");
+	tap_ok(!ow_range_of(one, 1, &g) && g.min == 7 && g.median == 7 &&
+	       g.max == 7, "range: one value");
+	tap_ok(!ow_range_of(same, 2, &g) && g.median == 5,
+	       "range: two equal values");
+	tap_ok(ow_range_of(NULL, 0, &g) == -1 && !g.n && !g.median,
+	       "range: no values, -1 and zeroes");
+}
+
+/* ----------------------------------------------------------- matrix */
+
+static void test_matrix(void)
+{
+	struct ow_report_opts date_only = { .date = "2024-05-01" };
+	struct ow_report r;
+	char *got;
+
+	if (!load(&r, MATRIX_FIXTURE)) {
+		tap_ok(false, "matrix: fixture loads");
+		return;
+	}
+	tap_ok(r.n == 10 && r.lines == 13,
+	       "matrix: fixture has 10 records in 13 lines");
+	got = matrix_of(&r, &matrix_opts);
+	tap_ok(same_text(got, matrix_expected),
+	       "matrix: table, exactly (--order, ranges, dashes, FAIL)");
+	free(got);
+
+	/* No --order: first appearance; arbiter comes first in transient. */
+	got = matrix_of(&r, &date_only);
+	tap_ok(starts_with(got, "2024-05-01.\n\n| scenario |") &&
+	       strstr(got, "| oom-true | stock | 3 |") &&
+	       strstr(got, "| transient | arbiter | 1 | 0 |") &&
+	       strstr(got, "|  | stock | 1 | 3 |"),
+	       "matrix: date alone; modes in first-appearance order");
+	free(got);
+	ow_report_free(&r);
+}
+
+static void test_invariants(void)
+{
+	struct ow_report r;
+	char err[256], *got;
+
+	ow_report_init(&r);
+	read_text(&r, "scenario=s mode=m run=1 assert=ok\n"
+		  "scenario=s mode=m run=2 assert=na\n"
+		  "scenario=s mode=m run=3\n"
+		  "scenario=s mode=n run=1 assert=na spurious=2 kills=x\n"
+		  "scenario=s mode=n run=2 spurious=1 set_to_kill_ms=12.4\n",
+		  err, sizeof(err));
+	got = matrix_of(&r, &(struct ow_report_opts){ .order = "" });
+	tap_ok(got && strstr(got, "| s | m | 3 | – | – | – | – | ok (1/3 "
+			     "checked) |\n|  | n | 2 | – | 3 | 12 | – | – |\n"),
+	       "matrix: some runs unchecked; text kills, sums, one value");
+	if (got && !strstr(got, "| s | m |"))
+		tap_diag("%s", got);
+	free(got);
+	ow_report_free(&r);
+}
+
+/* -------------------------------------------------------------- bench */
+
+/* A scratch directory for the SVGs, and its removal. */
+static const char *svg_dir(void)
+{
+	static char dir[512];
+
+	snprintf(dir, sizeof(dir), "%s", proc_path("svg"));
+	return dir;
+}
+
+static void remove_svgs(const char *dir, const char *sub)
+{
+	static const char *const names[] = { "token", "zero", "nobase" };
+	char path[600];
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		snprintf(path, sizeof(path), "%s/%s%s.svg", dir, sub,
+			 names[i]);
+		unlink(path);
+	}
+	if (*sub) {
+		snprintf(path, sizeof(path), "%s/%s", dir, sub);
+		rmdir(path);
+	}
+	rmdir(dir);
+}
+
+static char *bench_of(const struct ow_report *r,
+		      const struct ow_report_opts *o, const char *dir)
+{
+	char *buf = NULL, err[256];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int ret;
+
+	if (!f)
+		return NULL;
+	ret = ow_report_bench(f, r, o, dir, err, sizeof(err));
+	fclose(f);
+	if (ret) {
+		tap_diag("%s", err);
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static void test_bench(void)
+{
+	const struct ow_report_opts metrics = {
+		.metrics = "wall_ms,absent,kills,ms",
+	};
+	const struct ow_report_opts base_a = { .baseline = "a" };
+	const char *dir = svg_dir();
+	struct ow_report r;
+	char *got, path[600];
+
+	if (!load(&r, BENCH_FIXTURE)) {
+		tap_ok(false, "bench: fixture loads");
+		return;
+	}
+	got = bench_of(&r, &(struct ow_report_opts){ 0 }, dir);
+	tap_ok(same_text(got, bench_expected),
+	       "bench: tables, exactly (units, ratios, zero and missing "
+	       "baseline)");
+	free(got);
+	snprintf(path, sizeof(path), "%s/zero.svg", dir);
+	tap_ok(!access(path, R_OK), "bench: DIR/<scenario>.svg written");
+
+	got = bench_of(&r, &metrics, dir);
+	tap_ok(got && strstr(got, "#### token\n\n| mode | runs | wall (s) | "
+			     "kills |\n|---|---:|---:|---:|\n") &&
+	       strstr(got, "#### zero\n\n| mode | runs | ms |\n") &&
+	       strstr(got, "#### nobase\n\n| mode | runs |\n|---|---:|\n"
+		      "| a | 1 |\n"),
+	       "bench: --metrics picks and orders the columns");
+	free(got);
+
+	got = bench_of(&r, &base_a, dir);
+	tap_ok(got && strstr(got, "| a | 1 | 1.5 |\n| b | 1 | 3 ×2.00 |\n") &&
+	       strstr(got, "| token | 3 | 0 (0–0) | 410 (400–420) |"),
+	       "bench: --baseline a; none where there is no a");
+	free(got);
+	ow_report_free(&r);
+	remove_svgs(dir, "");
+}
+
+/* ---------------------------------------------------------------- svg */
+
+/*
+ * Well formed enough to open: one root, tags closed in order, attribute
+ * values quoted, every '&' an entity, no '<' or '>' or control byte loose.
+ */
+static bool well_formed(const char *s)
+{
+	char stack[16][16];
+	int depth = 0, roots = 0;
+
+	while (*s) {
+		size_t n;
+		const char *end;
+
+		if (*s == '&') {
+			if (strncmp(s, "&lt;", 4) && strncmp(s, "&gt;", 4) &&
+			    strncmp(s, "&amp;", 5) && strncmp(s, "&quot;", 6))
+				return false;
+			s++;
+			continue;
+		}
+		if (*s == '>' || ((unsigned char)*s < 0x20 && *s != '\n'))
+			return false;
+		if (*s != '<') {
+			s++;
+			continue;
+		}
+		if (s[1] == '/') {
+			n = strcspn(s + 2, ">");
+			if (!depth || strlen(stack[depth - 1]) != n ||
+			    strncmp(stack[depth - 1], s + 2, n))
+				return false;
+			depth--;
+			s += n + 3;
+			continue;
+		}
+		n = strcspn(s + 1, " />");
+		if (!n || n >= sizeof(stack[0]))
+			return false;
+		for (end = s + 1; *end && *end != '>' && *end != '<'; end++) {
+			if (*end != '"')
+				continue;
+			/* to the closing quote */
+			end = strpbrk(end + 1, "\"<");
+			if (!end || *end == '<')
+				return false;
+		}
+		if (*end != '>')
+			return false;
+		if (end[-1] != '/') {
+			if (depth == 16 || (!depth && roots++))
+				return false;
+			memcpy(stack[depth], s + 1, n);
+			stack[depth++][n] = '\0';
+		}
+		s = end + 1;
+	}
+	return !depth && roots == 1;
+}
+
+static bool svg_shape(const char *svg)
+{
+	size_t len = svg ? strlen(svg) : 0;
+
+	return svg && !strncmp(svg, "<svg ", 5) && len > 7 &&
+	       !strcmp(svg + len - 7, "</svg>\n") &&
+	       count(svg, "<g ") == count(svg, "</g>") && well_formed(svg);
+}
+
+static void test_svg(void)
+{
+	const struct ow_report_opts o = {
+		.title = "T & \"q\" <b>",
+		.commit = "c\xff\xc3\xa9",	/* a bad byte, an e-acute */
+		.date = "d",
+	};
+	struct ow_report r;
+	char err[256], *svg;
+
+	if (!load(&r, BENCH_FIXTURE)) {
+		tap_ok(false, "svg: fixture loads");
+		return;
+	}
+	svg = svg_of(&r, "token", &(struct ow_report_opts){ .title = "t" });
+	tap_ok(svg_shape(svg), "svg: <svg ...> to </svg>, tags balanced");
+	tap_ok(svg && count(svg, "<g class=\"panel\">") == 3 &&
+	       count(svg, "<g class=\"lane\">") == 6 &&
+	       count(svg, "class=\"run\"") == 15 &&
+	       count(svg, "class=\"median\"") == 6,
+	       "svg: 3 panels of 2 lanes, a dot per run, a median per lane");
+	/* wall: 15 s on an axis of 0..40 s over x 150..790 */
+	tap_ok(svg && strstr(svg, ">token " "\u2014" " t</text>") &&
+	       strstr(svg, ">wall (s)</text>") &&
+	       strstr(svg, "text-anchor=\"middle\">0</text>") &&
+	       strstr(svg, "text-anchor=\"middle\">40</text>") &&
+	       !strstr(svg, "text-anchor=\"middle\">50</text>") &&
+	       strstr(svg, "<circle class=\"run\" cx=\"390.0\" cy=\"") &&
+	       strstr(svg, "<title>token run 1: 15.00 s</title>") &&
+	       strstr(svg, ">16.00 s</text>"),
+	       "svg: title, units, ticks 0..40, dot of 15 s at x 390");
+	free(svg);
+	ow_report_free(&r);
+
+	ow_report_init(&r);
+	read_text(&r, "scenario=s<1> mode=a<b&c run=1 wall_ms=1500 x\"y=-5\n"
+		  "scenario=s<1> mode=z run=\"2\" x\"y=5 note=<&>\n",
+		  err, sizeof(err));
+	svg = svg_of(&r, "s<1>", &o);
+	tap_ok(svg_shape(svg), "svg: well formed with markup in every text");
+	tap_ok(svg && strstr(svg, ">s&lt;1&gt; \u2014 T &amp; &quot;q&quot; "
+			     "&lt;b&gt;</text>") &&
+	       strstr(svg, ">a&lt;b&amp;c</text>") &&
+	       strstr(svg, ">x&quot;y</text>") &&
+	       strstr(svg, "<title>z run &quot;2&quot;: 5</title>") &&
+	       strstr(svg, ">Commit c?\xc3\xa9, d</text>") &&
+	       !strstr(svg, "a<b"),
+	       "svg: names, title, keys escaped; bad UTF-8 a '?'");
+	tap_ok(svg && strstr(svg, "middle\">-6</text>") &&
+	       strstr(svg, "middle\">6</text>"),
+	       "svg: negative values widen the axis below 0");
+	free(svg);
+	svg = svg_of(&r, "nothing", &o);
+	tap_ok(svg_shape(svg) && strstr(svg, "no numeric metric"),
+	       "svg: a scenario without numbers still draws");
+	free(svg);
+	ow_report_free(&r);
+}
+
+/* ---------------------------------------------------------------- cli */
+
+struct cli_case {
+	const char *const *argv;
+	const char *stdin_path;
+	int status;
+	const char *out;	/* expected in stdout, or NULL */
+	const char *err;	/* expected in stderr, or NULL */
+	const char *what;
+};
+
+static void run_case(const struct cli_case *c)
+{
+	struct proc_result r;
+	bool ok;
+
+	ok = !proc_run(c->argv, c->stdin_path, &r) && r.status == c->status &&
+	     (!c->out || strstr(r.out, c->out)) &&
+	     (!c->err || strstr(r.err, c->err));
+	if (!tap_ok(ok, "cli: %s (exit %d)", c->what, c->status))
+		tap_diag("exit %d, stdout: %.300s / stderr: %.300s", r.status,
+			 r.out ? r.out : "", r.err ? r.err : "");
+	proc_free(&r);
+}
+
+static void test_cli_exits(void)
+{
+	const char *bad = scratch("bad.txt", "x\nscenario=a mode=b run=1\n"
+				  "scenario=a mode=b run=2 oops\n");
+	const char *none = scratch("none.txt", "# result: mode=a run=1\n"
+				   "hello\n");
+	const char *file = scratch("file.txt", "x");
+	const struct cli_case cases[] = {
+		{ ARGV("--help"), NULL, 0, "USAGE: ow-report matrix", NULL,
+		  "--help" },
+		{ ARGV("matrix", "--bogus", MATRIX_FIXTURE), NULL, 2, NULL,
+		  "unrecognized option '--bogus'\nUSAGE:", "unknown option" },
+		{ ARGV("matrix", MATRIX_FIXTURE, "--title"), NULL, 2, NULL,
+		  "requires an argument", "--title without its value" },
+		{ ARGV(MATRIX_FIXTURE), NULL, 2, NULL,
+		  "unknown command", "no command" },
+		{ ARGV("matrix"), NULL, 2, NULL, "no input FILE",
+		  "no input file" },
+		{ ARGV("bench", MATRIX_FIXTURE), NULL, 2, NULL,
+		  "bench needs --out-dir DIR", "bench without --out-dir" },
+		{ ARGV("matrix", "--baseline", "x", MATRIX_FIXTURE), NULL, 2,
+		  NULL, "are for bench", "bench's option for matrix" },
+		{ ARGV("matrix", none), NULL, 1, NULL, "ow-report: no records "
+		  "in 1 file (2 lines)", "no records" },
+		{ ARGV("matrix", MATRIX_FIXTURE, bad), NULL, 1, NULL,
+		  "bad.txt:3: \"oops\" is not key=value", "malformed line" },
+		{ ARGV("matrix", "/nonexistent/r.txt"), NULL, 1, NULL,
+		  "ow-report: /nonexistent/r.txt: No such file or directory",
+		  "missing file" },
+		{ ARGV("bench", "--out-dir", file, BENCH_FIXTURE), NULL, 1,
+		  NULL, "file.txt: Not a directory", "--out-dir a file" },
+		{ ARGV("matrix", "-", "--order=stock,arbiter", "--title",
+		       "Matrix", "--commit", "abc123", "--date", "2024-05-01"),
+		  MATRIX_FIXTURE, 0, matrix_expected, NULL,
+		  "matrix from stdin" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
+		run_case(&cases[i]);
+}
+
+static void test_cli_bench(void)
+{
+	const char *dir = svg_dir(), *head = "### Bench\n\n";
+	char out_dir[600], path[640];
+	struct proc_result r;
+	size_t len = 0;
+	char *svg;
+
+	snprintf(out_dir, sizeof(out_dir), "%s/plots", dir);
+	proc_run(ARGV("bench", "--out-dir", out_dir, "--title", "Bench",
+		      BENCH_FIXTURE), NULL, &r);
+	tap_ok(r.status == 0 && starts_with(r.out, head) &&
+	       same_text(r.out + strlen(head), bench_expected),
+	       "cli: bench, the tables on stdout");
+	snprintf(path, sizeof(path), "%s/token.svg", out_dir);
+	svg = proc_slurp(path, &len);
+	tap_ok(svg_shape(svg) && strstr(svg, ">token \u2014 Bench</text>"),
+	       "cli: bench, out-dir and parent created, token.svg drawn");
+	free(svg);
+	proc_free(&r);
+	remove_svgs(dir, "plots/");
+}
+
+int main(void)
+{
+	test_line();
+	test_ignored();
+	test_numbers();
+	test_errors();
+	test_read();
+	test_range();
+	test_matrix();
+	test_invariants();
+	test_bench();
+	test_svg();
+	test_cli_exits();
+	test_cli_bench();
+	return tap_done();
+}

@@ -1,0 +1,1322 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * ow-report: result lines to markdown tables and SVG plots; report.h says
+ * what a record is.
+ *
+ * The matrix table has one row per scenario and mode (the scenario named
+ * on its first row only, so the groups stand out):
+ *
+ *   runs                    records
+ *   kills                   sum of kills=, and "(n/runs runs)" with a kill
+ *   spurious kills          sum of spurious=
+ *   unreclaimable→kill ms   set_to_kill_ms=: median (min–max)
+ *   completion s            wall_ms= in seconds: median (min–max)
+ *   invariants              assert=: "ok", "FAIL k/n", "ok (k/n checked)"
+ *                           when some runs said na, "–" when none checked
+ *
+ * "–" where no run has a number for the column.  The bench tables and
+ * plots take every numeric key (or the --metrics ones) of a scenario:
+ * "median (min–max) ×ratio to the baseline's median".
+ *
+ * No libm (isfinite() is a macro): the axis rounds small numbers by hand.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "report.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+#define RESULT_PREFIX	"# result:"
+#define EN_DASH		"\u2013"	/* "–": ranges, and no value */
+#define EM_DASH		"\u2014"
+#define TIMES		"\u00d7"
+#define DEFAULT_BASELINE "stock"
+#define QUOTE_MAX	40	/* of a token quoted in an error */
+/* Fixed point below 1e15 with at most 6 decimals, else %g: 40 is enough. */
+#define NUM_MAX		64
+#define MAX_DECIMALS	6
+#define MAX_FIXED	1e15
+
+/* How a metric is shown: key suffix, header unit, divisor, decimals. */
+struct unit {
+	const char *suffix;
+	const char *label;	/* NULL: shown raw, under its own key */
+	double scale;
+	int decimals;		/* < 0: as few as needed, at most 2 */
+};
+
+static const struct unit units[] = {
+	{ "_ms", "s", 1000, 2 },
+	{ "_mb", "MB", 1, 0 },
+};
+static const struct unit raw_unit = { "", NULL, 1, -1 };
+
+/* The runs of one mode of a scenario. */
+struct group {
+	const char *mode;
+	const struct ow_rec **rec;	/* in input order */
+	size_t n;
+};
+
+/* A scenario's runs, grouped by mode in display order. */
+struct scene {
+	const char *name;
+	struct group *g;
+	size_t ng;
+	const struct ow_rec **all;	/* the groups' rec arrays, in a row */
+	size_t n;
+};
+
+/* ------------------------------------------------------------ parsing */
+
+void ow_report_init(struct ow_report *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+void ow_report_free(struct ow_report *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->rec[i].line);
+		free(r->rec[i].f);
+	}
+	free(r->rec);
+	ow_report_init(r);
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* A finite number and nothing else: "nan" or "1e999" are text. */
+static bool parse_num(const char *s, double *out)
+{
+	char *end;
+
+	if (!*s)
+		return false;
+	*out = strtod(s, &end);
+	return !*end && isfinite(*out);
+}
+
+/*
+ * Where the key=value tokens start: after blanks and "# result:".  NULL
+ * for any other '#' line: a comment, whatever it holds.
+ */
+static char *body_of(char *s)
+{
+	while (is_space(*s))
+		s++;
+	if (*s != '#')
+		return s;
+	if (strncmp(s, RESULT_PREFIX, strlen(RESULT_PREFIX)))
+		return NULL;
+	return s + strlen(RESULT_PREFIX);
+}
+
+static size_t count_tokens(const char *s)
+{
+	size_t n = 0;
+
+	while (*s) {
+		while (is_space(*s))
+			s++;
+		if (!*s)
+			break;
+		n++;
+		while (*s && !is_space(*s))
+			s++;
+	}
+	return n;
+}
+
+/* Cuts s into tokens in place; val stays NULL in a token without '='. */
+static void split(char *s, struct ow_field *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *eq;
+
+		while (is_space(*s))
+			s++;
+		f[i].key = s;
+		while (*s && !is_space(*s))
+			s++;
+		if (*s)
+			*s++ = '\0';
+		eq = strchr(f[i].key, '=');
+		if (eq) {
+			*eq = '\0';
+			f[i].val = eq + 1;
+			f[i].numeric = parse_num(f[i].val, &f[i].num);
+		}
+	}
+}
+
+static const char *value_of(const struct ow_field *f, size_t n,
+			    const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (f[i].val && !strcmp(f[i].key, key))
+			return f[i].val;
+	return NULL;
+}
+
+/* Why the fields of a record are not clean, in err; false if they are. */
+static bool malformed(const struct ow_field *f, size_t n, char *err,
+		      size_t size)
+{
+	static const char *const named[] = { "scenario", "mode", "run" };
+
+	for (size_t i = 0; i < n; i++) {
+		if (!f[i].val) {
+			snprintf(err, size, "\"%.*s\" is not key=value",
+				 QUOTE_MAX, f[i].key);
+			return true;
+		}
+		if (!*f[i].key) {
+			snprintf(err, size, "\"=%.*s\" has no key", QUOTE_MAX,
+				 f[i].val);
+			return true;
+		}
+		for (size_t j = 0; j < i; j++) {
+			if (!strcmp(f[i].key, f[j].key)) {
+				snprintf(err, size, "%.*s= given twice",
+					 QUOTE_MAX, f[i].key);
+				return true;
+			}
+		}
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(named); i++) {
+		if (!*value_of(f, n, named[i])) {
+			snprintf(err, size, "%s= is empty", named[i]);
+			return true;
+		}
+	}
+	{
+		const char *a = value_of(f, n, "assert");
+
+		if (a && strcmp(a, "ok") && strcmp(a, "fail") &&
+		    strcmp(a, "na")) {
+			snprintf(err, size, "assert=%.*s: expected ok, fail "
+				 "or na", QUOTE_MAX, a);
+			return true;
+		}
+	}
+	return false;
+}
+
+static int keep(struct ow_report *r, char *line, struct ow_field *f,
+		size_t n)
+{
+	struct ow_rec *rec;
+
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 64;
+
+		rec = realloc(r->rec, cap * sizeof(*rec));
+		if (!rec)
+			return -1;
+		r->rec = rec;
+		r->cap = cap;
+	}
+	rec = &r->rec[r->n++];
+	rec->line = line;
+	rec->f = f;
+	rec->nf = n;
+	rec->scenario = value_of(f, n, "scenario");
+	rec->mode = value_of(f, n, "mode");
+	rec->run = value_of(f, n, "run");
+	return 0;
+}
+
+int ow_report_line(struct ow_report *r, const char *line, const char *file,
+		   unsigned long lineno, char *err, size_t size)
+{
+	size_t len = strlen(line), n;
+	struct ow_field *f = NULL;
+	char *copy, *body, why[128];
+
+	r->lines++;
+	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		len--;
+	if (len > OW_REPORT_LINE_MAX) {
+		snprintf(err, size, "%s:%lu: line longer than %d characters",
+			 file, lineno, OW_REPORT_LINE_MAX);
+		return -1;
+	}
+	copy = strndup(line, len);
+	if (!copy)
+		goto oom;
+	body = body_of(copy);
+	n = body ? count_tokens(body) : 0;
+	if (!n)
+		goto ignore;
+	f = calloc(n, sizeof(*f));
+	if (!f)
+		goto oom;
+	split(body, f, n);
+	if (!value_of(f, n, "scenario") || !value_of(f, n, "mode") ||
+	    !value_of(f, n, "run"))
+		goto ignore;
+	if (malformed(f, n, why, sizeof(why))) {
+		snprintf(err, size, "%s:%lu: %s", file, lineno, why);
+		free(f);
+		free(copy);
+		return -1;
+	}
+	if (keep(r, copy, f, n))
+		goto oom;
+	return 1;
+ignore:
+	free(f);
+	free(copy);
+	return 0;
+oom:
+	snprintf(err, size, "%s:%lu: out of memory", file, lineno);
+	free(f);
+	free(copy);
+	return -1;
+}
+
+int ow_report_read(struct ow_report *r, FILE *f, const char *file,
+		   char *err, size_t size)
+{
+	unsigned long lineno = 0;
+	size_t cap = 0;
+	char *line = NULL;
+	int ret = 0;
+
+	r->files++;
+	errno = 0;
+	while (getline(&line, &cap, f) >= 0) {
+		if (ow_report_line(r, line, file, ++lineno, err, size) < 0) {
+			ret = -1;
+			break;
+		}
+		errno = 0;
+	}
+	if (!ret && ferror(f)) {
+		snprintf(err, size, "%s: %s", file,
+			 strerror(errno ? errno : EIO));
+		ret = -1;
+	}
+	free(line);
+	return ret;
+}
+
+const struct ow_field *ow_rec_field(const struct ow_rec *rec,
+				    const char *key)
+{
+	for (size_t i = 0; i < rec->nf; i++)
+		if (!strcmp(rec->f[i].key, key))
+			return &rec->f[i];
+	return NULL;
+}
+
+/* -------------------------------------------------------------- stats */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Not ow_percentiles(): that one is nearest rank on integers, and a
+ * benchmark median of an even count is the mean of the middle two.
+ */
+int ow_range_of(double *v, size_t n, struct ow_range *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!n)
+		return -1;
+	qsort(v, n, sizeof(*v), cmp_double);
+	out->n = n;
+	out->min = v[0];
+	out->max = v[n - 1];
+	/* Halves first: the sum of two large values could overflow. */
+	out->median = n % 2 ? v[n / 2] : v[n / 2 - 1] / 2 + v[n / 2] / 2;
+	return 0;
+}
+
+/* The numbers key has in g's runs, into v (room for g->n); their count. */
+static size_t values_of(const struct group *g, const char *key, double *v)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < g->n; i++) {
+		const struct ow_field *f = ow_rec_field(g->rec[i], key);
+
+		if (f && f->numeric)
+			v[n++] = f->num;
+	}
+	return n;
+}
+
+/* ----------------------------------------------------------- grouping */
+
+static bool is_set(const char *s)
+{
+	return s && *s;
+}
+
+/* Position of name in a comma-separated list (empty items skipped). */
+static long list_index(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+	long i = 0;
+
+	if (!list)
+		return -1;
+	while (*list) {
+		size_t n = strcspn(list, ",");
+
+		if (n == len && !strncmp(list, name, n))
+			return i;
+		i += n > 0;
+		list += n + (list[n] == ',');
+	}
+	return -1;
+}
+
+/* Listed modes first, in list order; the rest keep their order. */
+static bool goes_before(const char *order, const char *a, const char *b)
+{
+	long ia = list_index(order, a), ib = list_index(order, b);
+
+	return ia >= 0 && (ib < 0 || ia < ib);
+}
+
+/* Distinct scenarios in first-appearance order, into out (room r->n). */
+static size_t scenario_names(const struct ow_report *r, const char **out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->n; i++) {
+		size_t j = 0;
+
+		while (j < n && strcmp(out[j], r->rec[i].scenario))
+			j++;
+		if (j == n)
+			out[n++] = r->rec[i].scenario;
+	}
+	return n;
+}
+
+static void scene_free(struct scene *s)
+{
+	free(s->g);
+	free(s->all);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Distinct modes of s's runs into s->g, first-appearance order. */
+static void find_modes(struct scene *s, const struct ow_report *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		const struct ow_rec *rec = &r->rec[i];
+		size_t j = 0;
+
+		if (strcmp(rec->scenario, s->name))
+			continue;
+		while (j < s->ng && strcmp(s->g[j].mode, rec->mode))
+			j++;
+		if (j == s->ng)
+			s->g[s->ng++].mode = rec->mode;
+	}
+}
+
+/* 0, or -1 with errno ENOMEM. */
+static int scene_build(struct scene *s, const struct ow_report *r,
+		       const char *name, const char *order)
+{
+	memset(s, 0, sizeof(*s));
+	s->name = name;
+	for (size_t i = 0; i < r->n; i++)
+		s->n += !strcmp(r->rec[i].scenario, name);
+	s->g = calloc(s->n ? s->n : 1, sizeof(*s->g));
+	s->all = calloc(s->n ? s->n : 1, sizeof(*s->all));
+	if (!s->g || !s->all) {
+		scene_free(s);
+		errno = ENOMEM;
+		return -1;
+	}
+	find_modes(s, r);
+	/* Insertion sort: stable, and there are a handful of modes. */
+	for (size_t i = 1; i < s->ng; i++) {
+		struct group g = s->g[i];
+		size_t j = i;
+
+		while (j > 0 && goes_before(order, g.mode, s->g[j - 1].mode)) {
+			s->g[j] = s->g[j - 1];
+			j--;
+		}
+		s->g[j] = g;
+	}
+	for (size_t i = 0, pos = 0; i < s->ng; i++) {
+		struct group *g = &s->g[i];
+
+		g->rec = s->all + pos;
+		for (size_t j = 0; j < r->n; j++)
+			if (!strcmp(r->rec[j].scenario, name) &&
+			    !strcmp(r->rec[j].mode, g->mode))
+				g->rec[g->n++] = &r->rec[j];
+		pos += g->n;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ numbers */
+
+/* "-0" and "-0.00" say nothing a plain zero does not. */
+static void drop_minus_zero(char *buf)
+{
+	if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
+		memmove(buf, buf + 1, strlen(buf));
+}
+
+/*
+ * v with that many decimals, or (< 0) as few as needed up to two; in %g
+ * when that would take hundreds of digits or too many decimals.
+ */
+static const char *fmt_num(char *buf, double v, int decimals)
+{
+	if (v >= MAX_FIXED || v <= -MAX_FIXED || decimals > MAX_DECIMALS) {
+		snprintf(buf, NUM_MAX, "%.6g", v);
+		return buf;
+	}
+	snprintf(buf, NUM_MAX, "%.*f", decimals < 0 ? 2 : decimals, v);
+	if (decimals < 0 && strchr(buf, '.')) {
+		size_t len = strlen(buf);
+
+		while (buf[len - 1] == '0')
+			buf[--len] = '\0';
+		if (buf[len - 1] == '.')
+			buf[--len] = '\0';
+	}
+	drop_minus_zero(buf);
+	return buf;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n > m && !strcmp(s + n - m, suffix);
+}
+
+static const struct unit *unit_of(const char *key)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++)
+		if (ends_with(key, units[i].suffix))
+			return &units[i];
+	return &raw_unit;
+}
+
+/* "median (min–max)", the value alone for one number, "–" for none. */
+static void put_range(FILE *f, const struct ow_range *g,
+		      const struct unit *u)
+{
+	char a[NUM_MAX], b[NUM_MAX];
+
+	if (!g->n) {
+		fputs(EN_DASH, f);
+		return;
+	}
+	fputs(fmt_num(a, g->median / u->scale, u->decimals), f);
+	if (g->n > 1)
+		fprintf(f, " (%s" EN_DASH "%s)",
+			fmt_num(a, g->min / u->scale, u->decimals),
+			fmt_num(b, g->max / u->scale, u->decimals));
+}
+
+/* ---------------------------------------------------------- markdown */
+
+/* A table cell: a '|' would end it. */
+static void md_put(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+static void preamble(FILE *f, const struct ow_report_opts *o)
+{
+	if (is_set(o->title))
+		fprintf(f, "### %s\n\n", o->title);
+	if (is_set(o->commit) && is_set(o->date))
+		fprintf(f, "Commit %s, %s.\n\n", o->commit, o->date);
+	else if (is_set(o->commit))
+		fprintf(f, "Commit %s.\n\n", o->commit);
+	else if (is_set(o->date))
+		fprintf(f, "%s.\n\n", o->date);
+}
+
+static int write_status(FILE *f)
+{
+	if (fflush(f) || ferror(f)) {
+		if (!errno)
+			errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+static void kills_cell(FILE *f, const struct group *g)
+{
+	size_t seen = 0, with = 0;
+	double total = 0;
+	char num[NUM_MAX];
+
+	for (size_t i = 0; i < g->n; i++) {
+		const struct ow_field *k = ow_rec_field(g->rec[i], "kills");
+
+		if (!k || !k->numeric)
+			continue;
+		seen++;
+		total += k->num;
+		with += k->num >= 1;
+	}
+	if (!seen) {
+		fputs(EN_DASH, f);
+		return;
+	}
+	fputs(fmt_num(num, total, -1), f);
+	if (g->n > 1)
+		fprintf(f, " (%zu/%zu runs)", with, g->n);
+}
+
+static void sum_cell(FILE *f, const struct group *g, const char *key,
+		     double *v)
+{
+	size_t n = values_of(g, key, v);
+	double total = 0;
+	char num[NUM_MAX];
+
+	for (size_t i = 0; i < n; i++)
+		total += v[i];
+	fputs(n ? fmt_num(num, total, -1) : EN_DASH, f);
+}
+
+static void range_cell(FILE *f, const struct group *g, const char *key,
+		       const struct unit *u, double *v)
+{
+	struct ow_range rg;
+
+	ow_range_of(v, values_of(g, key, v), &rg);
+	put_range(f, &rg, u);
+}
+
+static void invariants_cell(FILE *f, const struct group *g)
+{
+	size_t ok = 0, fail = 0;
+
+	for (size_t i = 0; i < g->n; i++) {
+		const struct ow_field *a = ow_rec_field(g->rec[i], "assert");
+
+		ok += a && !strcmp(a->val, "ok");
+		fail += a && !strcmp(a->val, "fail");
+	}
+	if (fail)
+		fprintf(f, "FAIL %zu/%zu", fail, g->n);
+	else if (ok == g->n)
+		fputs("ok", f);
+	else if (ok)
+		fprintf(f, "ok (%zu/%zu checked)", ok, g->n);
+	else
+		fputs(EN_DASH, f);
+}
+
+static void matrix_row(FILE *f, const struct scene *s, size_t i, double *v)
+{
+	static const struct unit ms = { "", NULL, 1, 0 };
+	static const struct unit secs = { "", NULL, 1000, 1 };
+	const struct group *g = &s->g[i];
+
+	fputs("| ", f);
+	md_put(f, i ? "" : s->name);
+	fputs(" | ", f);
+	md_put(f, g->mode);
+	fprintf(f, " | %zu | ", g->n);
+	kills_cell(f, g);
+	fputs(" | ", f);
+	sum_cell(f, g, "spurious", v);
+	fputs(" | ", f);
+	range_cell(f, g, "set_to_kill_ms", &ms, v);
+	fputs(" | ", f);
+	range_cell(f, g, "wall_ms", &secs, v);
+	fputs(" | ", f);
+	invariants_cell(f, g);
+	fputs(" |\n", f);
+}
+
+int ow_report_matrix(FILE *f, const struct ow_report *r,
+		     const struct ow_report_opts *o)
+{
+	const char **names = calloc(r->n ? r->n : 1, sizeof(*names));
+	double *v = calloc(r->n ? r->n : 1, sizeof(*v));
+	size_t nr = names ? scenario_names(r, names) : 0;
+	int ret = 0;
+
+	if (!names || !v) {
+		errno = ENOMEM;
+		ret = -1;
+		goto out;
+	}
+	errno = 0;
+	preamble(f, o);
+	fputs("| scenario | mode | runs | kills | spurious kills | "
+	      "unreclaimable\u2192kill ms | completion s | invariants |\n"
+	      "|---|---|---:|---:|---:|---:|---:|---|\n", f);
+	for (size_t i = 0; i < nr; i++) {
+		struct scene s;
+
+		if (scene_build(&s, r, names[i], o->order)) {
+			ret = -1;
+			goto out;
+		}
+		for (size_t j = 0; j < s.ng; j++)
+			matrix_row(f, &s, j, v);
+		scene_free(&s);
+	}
+	ret = write_status(f);
+out:
+	free(names);
+	free(v);
+	return ret;
+}
+
+/* -------------------------------------------------------------- bench */
+
+static bool has_number(const struct scene *s, const char *key)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct ow_field *f = ow_rec_field(s->all[i], key);
+
+		if (f && f->numeric)
+			return true;
+	}
+	return false;
+}
+
+static bool is_listed(const char **keys, size_t n, const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(keys[i], key))
+			return true;
+	return false;
+}
+
+static size_t nr_fields(const struct scene *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		n += s->all[i]->nf;
+	return n;
+}
+
+/*
+ * The metrics of a scene into keys (room for nr_fields()): the wanted
+ * list's keys that have a number here, in its order, or else every key
+ * with a number in first-appearance order.  The keys point into records.
+ */
+static size_t metrics_of(const struct scene *s, const char *wanted,
+			 const char **keys)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const struct ow_rec *rec = s->all[i];
+
+		for (size_t j = 0; j < rec->nf; j++) {
+			const char *key = rec->f[j].key;
+
+			if (!strcmp(key, "scenario") || !strcmp(key, "mode") ||
+			    !strcmp(key, "run") || is_listed(keys, n, key) ||
+			    (wanted && list_index(wanted, key) < 0) ||
+			    !has_number(s, key))
+				continue;
+			keys[n++] = key;
+		}
+	}
+	/* Into the list's order; list_index() is unique per key. */
+	for (size_t i = 1; wanted && i < n; i++) {
+		const char *key = keys[i];
+		size_t j = i;
+
+		for (; j > 0 && list_index(wanted, key) <
+			       list_index(wanted, keys[j - 1]); j--)
+			keys[j] = keys[j - 1];
+		keys[j] = key;
+	}
+	return n;
+}
+
+/* "wall (s)" for wall_ms, "swap_peak (MB)" for swap_peak_mb. */
+static void put_label(FILE *f, const char *key,
+		      void (*put)(FILE *f, const char *s))
+{
+	const struct unit *u = unit_of(key);
+	char *name = strdup(key);
+
+	if (!name || !u->label) {
+		put(f, key);
+		free(name);
+		return;
+	}
+	name[strlen(name) - strlen(u->suffix)] = '\0';
+	put(f, name);
+	fprintf(f, " (%s)", u->label);
+	free(name);
+}
+
+static const struct group *find_group(const struct scene *s,
+				      const char *mode)
+{
+	for (size_t i = 0; i < s->ng; i++)
+		if (!strcmp(s->g[i].mode, mode))
+			return &s->g[i];
+	return NULL;
+}
+
+static void bench_cell(FILE *f, const struct group *g, const char *key,
+		       const struct group *base, double *v)
+{
+	struct ow_range rg, rb;
+
+	ow_range_of(v, values_of(g, key, v), &rg);
+	put_range(f, &rg, unit_of(key));
+	if (!rg.n || !base || base == g)
+		return;
+	ow_range_of(v, values_of(base, key, v), &rb);
+	if (rb.n && rb.median != 0)
+		fprintf(f, " " TIMES "%.2f", rg.median / rb.median);
+}
+
+static void bench_table(FILE *f, const struct scene *s, const char **keys,
+			size_t nk, const struct ow_report_opts *o, double *v)
+{
+	const struct group *base = find_group(s, is_set(o->baseline) ?
+					      o->baseline : DEFAULT_BASELINE);
+
+	fputs("#### ", f);
+	md_put(f, s->name);
+	fputs("\n\n| mode | runs |", f);
+	for (size_t k = 0; k < nk; k++) {
+		fputc(' ', f);
+		put_label(f, keys[k], md_put);
+		fputs(" |", f);
+	}
+	fputs("\n|---|---:|", f);
+	for (size_t k = 0; k < nk; k++)
+		fputs("---:|", f);
+	fputc('\n', f);
+	for (size_t i = 0; i < s->ng; i++) {
+		fputs("| ", f);
+		md_put(f, s->g[i].mode);
+		fprintf(f, " | %zu |", s->g[i].n);
+		for (size_t k = 0; k < nk; k++) {
+			fputc(' ', f);
+			bench_cell(f, &s->g[i], keys[k], base, v);
+			fputs(" |", f);
+		}
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+/* ---------------------------------------------------------------- svg */
+
+#define WIDTH		900
+#define LEFT		150	/* mode names */
+#define RIGHT		110	/* medians */
+#define PLOT		(WIDTH - LEFT - RIGHT)
+#define TOP		60	/* title and subtitle */
+#define HEAD		22	/* metric name above its panel */
+#define LANE		20
+#define AXIS		28	/* axis and tick labels under the lanes */
+#define GAP		12
+#define BOTTOM		8
+#define TICKS		5	/* about; 3 to 6 */
+#define DOT_R		4
+
+static const char *const mode_colour[] = {
+	"#1b9e77", "#d95f02", "#7570b3", "#e7298a",
+	"#66a61e", "#e6ab02", "#a6761d", "#666666",
+};
+
+/* From k0 * step to k1 * step, step 1, 2, 2.5 or 5 times a power of 10. */
+struct axis {
+	long long k0;
+	long long k1;
+	double step;
+	int decimals;		/* of the tick labels */
+};
+
+/* Only for |x| small enough for a long long: the axis's few steps. */
+static long long floor_ll(double x)
+{
+	long long k = (long long)x;
+
+	return k > x ? k - 1 : k;
+}
+
+static long long ceil_ll(double x)
+{
+	long long k = (long long)x;
+
+	return k < x ? k + 1 : k;
+}
+
+/* Starts at 0 (or below, for negative values) and ends past vmax. */
+static void axis_of(double vmin, double vmax, struct axis *ax)
+{
+	static const double mult[] = { 1, 2, 2.5, 5, 10 };
+	double lo = vmin < 0 ? vmin : 0, hi = vmax > 0 ? vmax : 0;
+	/* Divided first: hi - lo can overflow (from -1e308 to 1e308). */
+	double want = hi > lo ? hi / TICKS - lo / TICKS : 1.0 / TICKS, p = 1;
+	int e = 0;
+	size_t i = 0;
+
+	while (p * 10 <= want && e < 307) {
+		p *= 10;
+		e++;
+	}
+	while (p > want && e > -300) {
+		p /= 10;
+		e--;
+	}
+	while (i < ARRAY_SIZE(mult) - 1 && mult[i] * p < want)
+		i++;
+	ax->step = mult[i] * p;
+	/* 10^e needs -e decimals, 2.5 * 10^e one more; 10 * 10^e one less. */
+	ax->decimals = -e + (mult[i] == 2.5) - (mult[i] == 10);
+	if (ax->decimals < 0)
+		ax->decimals = 0;
+	/* step >= (hi - lo) / TICKS: these quotients are a few units. */
+	ax->k0 = floor_ll(lo / ax->step);
+	ax->k1 = ceil_ll(hi / ax->step);
+	if (ax->k1 == ax->k0)		/* all zero: 0 to 1 */
+		ax->k1 = ax->k0 + TICKS;
+}
+
+/* In steps, not in values: k1 * step - k0 * step can overflow. */
+static double x_of(const struct axis *ax, double v)
+{
+	return LEFT + (v / ax->step - ax->k0) / (ax->k1 - ax->k0) * PLOT;
+}
+
+/* Length of the well-formed UTF-8 character XML allows at s, or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	n = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	/* overlong forms, surrogates, past U+10FFFF, U+FFFE and U+FFFF */
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90) ||
+	    (s[0] == 0xef && s[1] == 0xbf && s[2] >= 0xbe))
+		return 0;
+	return n;
+}
+
+/* Text and attribute values: markup escaped, anything invalid a '?'. */
+static void xml_put(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	while (*s) {
+		size_t n;
+
+		switch (*s) {
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		default:
+			if (*s >= 0x80 && (n = utf8_len(s))) {
+				fwrite(s, 1, n, f);
+				s += n;
+				continue;
+			}
+			/* XML 1.0 allows no other control characters. */
+			fputc(*s < 0x20 || *s >= 0x7f ? '?' : *s, f);
+		}
+		s++;
+	}
+}
+
+/* "<scenario> — <title>", or the scenario alone. */
+static void put_title(FILE *f, const char *scenario,
+		      const struct ow_report_opts *o)
+{
+	xml_put(f, scenario);
+	if (is_set(o->title)) {
+		fputs(" " EM_DASH " ", f);
+		xml_put(f, o->title);
+	}
+}
+
+static void svg_head(FILE *f, int height, const char *scenario,
+		     const struct ow_report_opts *o)
+{
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
+		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+		"font-family=\"sans-serif\" font-size=\"11\">\n<title>",
+		WIDTH, height, WIDTH, height);
+	put_title(f, scenario, o);
+	fprintf(f, "</title>\n<style type=\"text/css\">\n"
+		".title{font-size:15px;font-weight:bold}\n"
+		".sub{fill:#555}\n"
+		".metric{font-size:12px;font-weight:bold}\n"
+		".tick{fill:#555;font-size:10px}\n"
+		".axis{stroke:#333}\n"
+		".grid{stroke:#e4e4e4}\n"
+		".track{stroke:#f0f0f0}\n"
+		".run{fill-opacity:.6}\n"
+		".median{stroke-width:2.5}\n"
+		"</style>\n"
+		"<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" "
+		"fill=\"#fff\"/>\n", WIDTH, height);
+}
+
+static void svg_title(FILE *f, const char *scenario,
+		      const struct ow_report_opts *o)
+{
+	fputs("<text class=\"title\" x=\"8\" y=\"22\">", f);
+	put_title(f, scenario, o);
+	fputs("</text>\n<text class=\"sub\" x=\"8\" y=\"42\">", f);
+	if (is_set(o->commit)) {
+		fputs("Commit ", f);
+		xml_put(f, o->commit);
+		fputs(is_set(o->date) ? ", " : "", f);
+	}
+	if (is_set(o->date))
+		xml_put(f, o->date);
+	fprintf(f, "</text>\n<text class=\"sub\" x=\"%d\" y=\"42\" "
+		"text-anchor=\"end\">dot: one run; bar: median</text>\n",
+		WIDTH - 8);
+}
+
+static void svg_axis(FILE *f, const struct axis *ax, int top, int base)
+{
+	char num[NUM_MAX];
+
+	for (long long k = ax->k0; k <= ax->k1; k++) {
+		double x = x_of(ax, k * ax->step);
+
+		fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" "
+			"x2=\"%.1f\" y2=\"%d\"/>\n", x, top, x, base + 4);
+		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" "
+			"text-anchor=\"middle\">%s</text>\n", x, base + 16,
+			k ? fmt_num(num, k * ax->step, ax->decimals) : "0");
+	}
+	fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" "
+		"y2=\"%d\"/>\n", LEFT, base, LEFT + PLOT, base);
+}
+
+/* A number in the metric's unit, for the reader: "31.50 s". */
+static void put_value(FILE *f, double v, const struct unit *u)
+{
+	char num[NUM_MAX];
+
+	fputs(fmt_num(num, v / u->scale, u->decimals), f);
+	if (u->label)
+		fprintf(f, " %s", u->label);
+}
+
+static void svg_runs(FILE *f, const struct group *g, const char *key,
+		     const struct axis *ax, int mid, const char *colour)
+{
+	const struct unit *u = unit_of(key);
+
+	for (size_t i = 0; i < g->n; i++) {
+		const struct ow_field *v = ow_rec_field(g->rec[i], key);
+
+		if (!v || !v->numeric)
+			continue;
+		fprintf(f, "<circle class=\"run\" cx=\"%.1f\" cy=\"%d\" "
+			"r=\"%d\" fill=\"%s\"><title>", x_of(ax, v->num /
+			u->scale), mid, DOT_R, colour);
+		xml_put(f, g->mode);
+		fputs(" run ", f);
+		xml_put(f, g->rec[i]->run);
+		fputs(": ", f);
+		put_value(f, v->num, u);
+		fputs("</title></circle>\n", f);
+	}
+}
+
+static void svg_lane(FILE *f, const struct group *g, size_t i,
+		     const char *key, const struct axis *ax, int y, double *v)
+{
+	const char *colour = mode_colour[i % ARRAY_SIZE(mode_colour)];
+	int mid = y + LANE / 2;
+	struct ow_range rg;
+
+	fprintf(f, "<g class=\"lane\">\n<text class=\"mode\" x=\"%d\" "
+		"y=\"%d\" text-anchor=\"end\">", LEFT - 8, mid + 4);
+	xml_put(f, g->mode);
+	fprintf(f, "</text>\n<line class=\"track\" x1=\"%d\" y1=\"%d\" "
+		"x2=\"%d\" y2=\"%d\"/>\n", LEFT, mid, LEFT + PLOT, mid);
+	svg_runs(f, g, key, ax, mid, colour);
+	ow_range_of(v, values_of(g, key, v), &rg);
+	if (rg.n) {
+		double x = x_of(ax, rg.median / unit_of(key)->scale);
+
+		fprintf(f, "<line class=\"median\" x1=\"%.1f\" y1=\"%d\" "
+			"x2=\"%.1f\" y2=\"%d\" stroke=\"%s\"/>\n", x,
+			mid - LANE / 2 + 2, x, mid + LANE / 2 - 2, colour);
+	}
+	fprintf(f, "<text class=\"med\" x=\"%d\" y=\"%d\">", LEFT + PLOT + 8,
+		mid + 4);
+	if (rg.n)
+		put_value(f, rg.median, unit_of(key));
+	else
+		fputs(EN_DASH, f);
+	fputs("</text>\n</g>\n", f);
+}
+
+static int panel_height(const struct scene *s)
+{
+	return HEAD + (int)s->ng * LANE + AXIS + GAP;
+}
+
+static void svg_panel(FILE *f, const struct scene *s, const char *key,
+		      int y, double *v)
+{
+	double scale = unit_of(key)->scale, lo = 0, hi = 0;
+	int lanes = y + HEAD, base = lanes + (int)s->ng * LANE;
+	struct axis ax;
+
+	for (size_t i = 0; i < s->ng; i++) {
+		size_t n = values_of(&s->g[i], key, v);
+
+		for (size_t j = 0; j < n; j++) {
+			lo = v[j] / scale < lo ? v[j] / scale : lo;
+			hi = v[j] / scale > hi ? v[j] / scale : hi;
+		}
+	}
+	axis_of(lo, hi, &ax);
+	fprintf(f, "<g class=\"panel\">\n<text class=\"metric\" x=\"8\" "
+		"y=\"%d\">", y + 15);
+	put_label(f, key, xml_put);
+	fputs("</text>\n", f);
+	svg_axis(f, &ax, lanes, base);
+	for (size_t i = 0; i < s->ng; i++)
+		svg_lane(f, &s->g[i], i, key, &ax, lanes + (int)i * LANE, v);
+	fputs("</g>\n", f);
+}
+
+static void svg_scene(FILE *f, const struct scene *s, const char **keys,
+		      size_t nk, const struct ow_report_opts *o, double *v)
+{
+	int y = TOP;
+
+	svg_head(f, TOP + (nk ? (int)nk * panel_height(s) : LANE) + BOTTOM,
+		 s->name, o);
+	svg_title(f, s->name, o);
+	for (size_t k = 0; k < nk; k++, y += panel_height(s))
+		svg_panel(f, s, keys[k], y, v);
+	if (!nk)
+		fprintf(f, "<text class=\"sub\" x=\"8\" y=\"%d\">no numeric "
+			"metric in these runs</text>\n", y + 14);
+	fputs("</svg>\n", f);
+}
+
+/* What a scenario needs, its metrics and scratch room, in one place. */
+struct plan {
+	struct scene s;
+	const char **keys;
+	size_t nk;
+	double *v;
+};
+
+static void plan_free(struct plan *p)
+{
+	scene_free(&p->s);
+	free(p->keys);
+	free(p->v);
+}
+
+/* 0, or -1 with errno ENOMEM. */
+static int plan_build(struct plan *p, const struct ow_report *r,
+		      const char *scenario, const struct ow_report_opts *o)
+{
+	memset(p, 0, sizeof(*p));
+	if (scene_build(&p->s, r, scenario, o->order))
+		return -1;
+	p->keys = calloc(nr_fields(&p->s) + 1, sizeof(*p->keys));
+	p->v = calloc(p->s.n + 1, sizeof(*p->v));
+	if (!p->keys || !p->v) {
+		plan_free(p);
+		errno = ENOMEM;
+		return -1;
+	}
+	p->nk = metrics_of(&p->s, is_set(o->metrics) ? o->metrics : NULL,
+			   p->keys);
+	return 0;
+}
+
+int ow_report_svg(FILE *f, const struct ow_report *r, const char *scenario,
+		  const struct ow_report_opts *o)
+{
+	struct plan p;
+
+	if (plan_build(&p, r, scenario, o))
+		return -1;
+	errno = 0;
+	svg_scene(f, &p.s, p.keys, p.nk, o, p.v);
+	plan_free(&p);
+	return write_status(f);
+}
+
+/* ------------------------------------------------------- bench, files */
+
+/* The scenario names a file in dir: no path, no hidden file. */
+static bool file_name_ok(const char *s)
+{
+	if (*s == '.' || strlen(s) > 200)
+		return false;
+	return strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		      "0123456789._+-") == strlen(s);
+}
+
+/* mkdir -p; 0, or -1 with errno. */
+static int make_dir(const char *dir)
+{
+	char *p = strdup(dir);
+	struct stat st;
+	int ret = 0;
+
+	if (!p)
+		return -1;
+	for (char *q = p + 1; *q && !ret; q++) {
+		if (*q != '/')
+			continue;
+		*q = '\0';
+		if (mkdir(p, 0777) && errno != EEXIST)
+			ret = -1;
+		*q = '/';
+	}
+	if (!ret && mkdir(p, 0777) && errno != EEXIST)
+		ret = -1;
+	if (!ret && stat(p, &st))
+		ret = -1;
+	if (!ret && !S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		ret = -1;
+	}
+	free(p);
+	return ret;
+}
+
+static int write_svg(const char *dir, const struct plan *p,
+		     const struct ow_report_opts *o, char *err, size_t size)
+{
+	char *path = malloc(strlen(dir) + strlen(p->s.name) + 6);
+	FILE *f;
+	int ret;
+
+	if (!path) {
+		snprintf(err, size, "out of memory");
+		return -1;
+	}
+	sprintf(path, "%s/%s.svg", dir, p->s.name);
+	f = fopen(path, "w");
+	if (!f) {
+		snprintf(err, size, "%s: %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	errno = 0;	/* what a failed write sets, not a stale value */
+	svg_scene(f, &p->s, p->keys, p->nk, o, p->v);
+	ret = write_status(f);
+	if (fclose(f))
+		ret = -1;
+	if (ret)
+		snprintf(err, size, "%s: %s", path,
+			 strerror(errno ? errno : EIO));
+	free(path);
+	return ret;
+}
+
+static int bench_scenario(FILE *md, const struct ow_report *r,
+			  const char *name, const struct ow_report_opts *o,
+			  const char *dir, char *err, size_t size)
+{
+	struct plan p;
+	int ret;
+
+	if (plan_build(&p, r, name, o)) {
+		snprintf(err, size, "out of memory");
+		return -1;
+	}
+	bench_table(md, &p.s, p.keys, p.nk, o, p.v);
+	ret = write_svg(dir, &p, o, err, size);
+	plan_free(&p);
+	return ret;
+}
+
+int ow_report_bench(FILE *md, const struct ow_report *r,
+		    const struct ow_report_opts *o, const char *dir,
+		    char *err, size_t size)
+{
+	const char **names = calloc(r->n ? r->n : 1, sizeof(*names));
+	size_t nr = names ? scenario_names(r, names) : 0;
+	int ret = -1;
+
+	if (!names) {
+		snprintf(err, size, "out of memory");
+		return -1;
+	}
+	/* Refuse before writing anything. */
+	for (size_t i = 0; i < nr; i++) {
+		if (!file_name_ok(names[i])) {
+			snprintf(err, size, "scenario \"%.*s\" cannot name a "
+				 "file (letters, digits, \"._+-\", no leading "
+				 "dot)", QUOTE_MAX, names[i]);
+			goto out;
+		}
+	}
+	if (make_dir(dir)) {
+		snprintf(err, size, "%s: %s", dir, strerror(errno));
+		goto out;
+	}
+	errno = 0;
+	preamble(md, o);
+	for (size_t i = 0; i < nr; i++)
+		if (bench_scenario(md, r, names[i], o, dir, err, size))
+			goto out;
+	ret = write_status(md);
+	if (ret)
+		snprintf(err, size, "writing the tables: %s",
+			 strerror(errno ? errno : EIO));
+out:
+	free(names);
+	return ret;
+}
