@@ -21,7 +21,8 @@ APPEND ?=
 SWAP ?= 0
 SWAP_BPS ?= 0
 NUMA ?= 1
-REPEAT ?= 1
+# REPEAT: runs per test / matrix cell / bench cell (defaults 1, 1, 5).
+REPEAT ?=
 SEED ?= 1
 SOAK_S ?= 600
 export REPEAT SEED
@@ -69,7 +70,7 @@ help:
 	@echo "targets: deps kernel oomwatch image run test check checkpatch"
 	@echo "         matrix bench soak stock-kernel clean"
 	@echo "variables: OOMWATCH_CACHE=$(OOMWATCH_CACHE) LOCKDEP=0|1"
-	@echo "           REPEAT=$(REPEAT) SEED=$(SEED) (make test, matrix, bench)"
+	@echo "           REPEAT=N SEED=$(SEED) (make test, matrix, bench)"
 	@echo "           SOAK_S=$(SOAK_S) (make soak)"
 	@echo "           SCENARIO=$(SCENARIO) MEM=$(MEM) CPUS=$(CPUS) APPEND='ow.args=k=v,...'"
 	@echo "           SWAP=MB SWAP_BPS=bytes/s NUMA=nodes (make run)"

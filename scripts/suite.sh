@@ -14,7 +14,9 @@
 # runs are missing from the table, and the exit status is non-zero.
 #
 # Environment: REPEAT (runs per cell; matrix default 1, bench default 5),
-# SEED, MODES (a subset, space-separated), OUT (results directory).
+# SEED, MODES (a subset, space-separated), OUT (results directory),
+# ONLY (bench: a subset of the workloads, e.g. "transient overhead"; the
+# other workloads' lines are kept from the last runs file).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -55,6 +57,7 @@ plan_bench() {
 	runs=${REPEAT:-5}
 	out=${OUT:-results/bench}
 	for w in "swap update" "noswap oom" "slowswap transient"; do
+		wanted "${w#* }" || continue
 		for m in ${MODES:-stock mglru earlyoom token arbiter all}; do
 			case $m in stock|mglru|earlyoom) k=$stock ;; *) k=$patched ;; esac
 			steps+=("$k $m $w -")
@@ -62,7 +65,11 @@ plan_bench() {
 	done
 	# (4) tracing overhead: the update workload in mode all, every other
 	# run without oomwatch.
-	steps+=("$patched all swap update ow=alt,name=overhead")
+	wanted overhead && steps+=("$patched all swap update ow=alt,name=overhead")
+}
+
+wanted() {	# wanted WORKLOAD: in ONLY, or ONLY unset
+	[ -z "${ONLY:-}" ] || echo " $ONLY " | grep -q " $1 "
 }
 
 case $what in
@@ -81,6 +88,11 @@ image=$B/logs/$what/initramfs.cpio
 cp $B/initramfs.cpio "$image"
 runs_file=$out/${what}-runs.txt
 : >"$runs_file.new"
+if [ -n "${ONLY:-}" ] && [ -r "$runs_file" ]; then
+	for w in $(sed -n 's/.*scenario=\([^ ]*\) .*/\1/p' "$runs_file" | sort -u); do
+		wanted "$w" || grep " *scenario=$w " "$runs_file" >>"$runs_file.new"
+	done
+fi
 total=${#steps[@]}
 failed=0
 t_start=$(date +%s)

@@ -3,8 +3,9 @@
 # tree) with the arbiter on or off.  A memcg OOM is the memcg's business:
 # the arbiter must not change a single verdict of it.
 #
-# Boot with --swap (the swap tests) and --data (page cache tests want a
-# real file system: tmpfs pages are not page cache they can reclaim).
+# Boot with 512 MB (the min/low protection cases fill a 200 MB parent),
+# --swap (the swap cases) and --data (the page cache cases want a real
+# file system: tmpfs pages are not page cache they can reclaim).
 # OW_ARGS: arbiter=1|0
 # One KTAP line per kselftest case (a SKIP passes, and says why), and one
 # for oomwatch --assert over the whole run.

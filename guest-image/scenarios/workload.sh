@@ -73,11 +73,13 @@ wl_update() {
 	return 0
 }
 
-# A burst of anonymous memory, 115% of MemAvailable, on a slow swap disk:
-# survivable, but reclaim waits on writeback.
+# A burst of anonymous memory, 110% of RAM, on a slow swap disk:
+# survivable, but reclaim waits on writeback.  Sized from MemTotal, not
+# MemAvailable, which swings by tens of MB from run to run after swap-in:
+# every run must push the same amount through the slow disk.
 wl_transient() {
 	local burst by
-	burst=$(($(mem_available_mb) * 115 / 100))
+	burst=$((RAM_MB * 110 / 100))
 	DEMAND_MB=$((burst + 8))
 	ow-bystander 8 >/dev/null &
 	by=$!
@@ -256,6 +258,11 @@ run_one() {	# run_one WORKLOAD RUN WITH_OOMWATCH
 	sleep 2
 }
 
+for w in $workloads; do
+	command -v "wl_$(echo "$w" | tr '-' '_')" >/dev/null && continue
+	diag "unknown workload '$w' (see the header of workload.sh)"
+	exit 2
+done
 for w in $workloads; do
 	# Swap where the workload's story has it (and the guest a swap disk);
 	# none for the true OOMs, memcg and NUMA cases.
