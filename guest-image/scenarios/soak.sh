@@ -37,8 +37,9 @@ rounds=0 late=0 k0=$(vmstat_get oom_kill)
 while [ $(( $(now_ms) / 1000 )) -lt $end ]; do
 	s=$(echo $STRESSORS | cut -d' ' -f$((RANDOM % nstress + 1)))
 	workers=$((RANDOM % 4 + 1))
-	# Between half and twice RAM in all, split among the workers.
-	mb=$(( (ram / 2 + RANDOM % (ram * 3 / 2)) / workers ))
+	# Between one and three times RAM in all, split among the workers:
+	# mostly swapping, and past RAM + swap now and then (true OOMs).
+	mb=$(( (ram + RANDOM % (ram * 2)) / workers ))
 	t=$((RANDOM % 30 + 15))
 	left=$(( end - $(now_ms) / 1000 ))
 	[ $t -gt $left ] && t=$left
