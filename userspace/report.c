@@ -45,17 +45,25 @@
 
 /* How a metric is shown: key suffix, header unit, divisor, decimals. */
 struct unit {
-	const char *suffix;
+	const char *suffix;	/* keys ending so, first match wins */
+	size_t strip;		/* how much of the key the label drops */
 	const char *label;	/* NULL: shown raw, under its own key */
 	double scale;
 	int decimals;		/* < 0: as few as needed, at most 2 */
 };
 
+/*
+ * Durations in seconds; latencies (a worst case, a percentile, a slowest
+ * pass) stay in milliseconds, where their differences are.
+ */
 static const struct unit units[] = {
-	{ "_ms", "s", 1000, 2 },
-	{ "_mb", "MB", 1, 0 },
+	{ "_max_ms", 3, "ms", 1, 1 },
+	{ "_p99_ms", 3, "ms", 1, 1 },
+	{ "_slowest_ms", 3, "ms", 1, 0 },
+	{ "_ms", 3, "s", 1000, 2 },
+	{ "_mb", 3, "MB", 1, 0 },
 };
-static const struct unit raw_unit = { "", NULL, 1, -1 };
+static const struct unit raw_unit = { "", 0, NULL, 1, -1 };
 
 /* The runs of one mode of a scenario. */
 struct group {
@@ -639,8 +647,8 @@ static void invariants_cell(FILE *f, const struct group *g)
 
 static void matrix_row(FILE *f, const struct scene *s, size_t i, double *v)
 {
-	static const struct unit ms = { "", NULL, 1, 0 };
-	static const struct unit secs = { "", NULL, 1000, 1 };
+	static const struct unit ms = { "", 0, NULL, 1, 0 };
+	static const struct unit secs = { "", 0, NULL, 1000, 1 };
 	const struct group *g = &s->g[i];
 
 	fputs("| ", f);
@@ -775,7 +783,7 @@ static void put_label(FILE *f, const char *key,
 		free(name);
 		return;
 	}
-	name[strlen(name) - strlen(u->suffix)] = '\0';
+	name[strlen(name) - u->strip] = '\0';
 	put(f, name);
 	fprintf(f, " (%s)", u->label);
 	free(name);

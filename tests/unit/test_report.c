@@ -502,6 +502,33 @@ static void test_bench(void)
 	remove_svgs(dir, "");
 }
 
+/* Durations go to seconds; latencies stay in milliseconds. */
+static void test_units(void)
+{
+	static const char text[] =
+		"scenario=w mode=stock run=1 wall_ms=8230 probe_max_ms=6.9 "
+		"probe_p99_ms=2.5 exec_slowest_ms=908 swap_io_mb=586\n";
+	const char *dir = svg_dir();
+	struct ow_report r;
+	char err[256], *got;
+
+	ow_report_init(&r);
+	if (read_text(&r, text, err, sizeof(err))) {
+		tap_ok(false, "units: input reads (%s)", err);
+		ow_report_free(&r);
+		return;
+	}
+	got = bench_of(&r, &(struct ow_report_opts){ 0 }, dir);
+	tap_ok(got && strstr(got, "| mode | runs | wall (s) | probe_max (ms) "
+			     "| probe_p99 (ms) | exec_slowest (ms) "
+			     "| swap_io (MB) |") &&
+	       strstr(got, "| stock | 1 | 8.23 | 6.9 | 2.5 | 908 | 586 |"),
+	       "bench: durations in s, latencies in ms, sizes in MB");
+	free(got);
+	ow_report_free(&r);
+	remove_svgs(dir, "");
+}
+
 /* ---------------------------------------------------------------- svg */
 
 /*
@@ -731,6 +758,7 @@ int main(void)
 	test_matrix();
 	test_invariants();
 	test_bench();
+	test_units();
 	test_svg();
 	test_cli_exits();
 	test_cli_bench();
