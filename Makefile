@@ -158,7 +158,7 @@ $(B)/guest/earlyoom:
 # the flags of its own Makefile: no -O2, which would delete the stores
 # into its malloc()ed-then-freed buffers, and with them the test.
 $(B)/guest/test_memcontrol: $(KERNEL_ID) tests/kselftest/linebuf.c
-	@mkdir -p $(B)/guest
+	@mkdir -p $(B)/guest && rm -f $@
 	@d=$$(scripts/kernel.sh --print-dir $(KERNEL_FLAGS))/source/tools/testing/selftests; \
 	echo "  CC      test_memcontrol (from $$(readlink -f $$d/../../..))"; \
 	$(CC) -static -pthread -w -I$$d $$d/cgroup/test_memcontrol.c \
