@@ -72,6 +72,10 @@ wanted() {	# wanted WORKLOAD: in ONLY, or ONLY unset
 	[ -z "${ONLY:-}" ] || echo " $ONLY " | grep -q " $1 "
 }
 
+for n in "${REPEAT:-1}" "$seed"; do
+	case $n in ''|*[!0-9]*) echo "suite: REPEAT and SEED must be numbers ('$n')" >&2; exit 2 ;; esac
+done
+[ "${REPEAT:-1}" -gt 0 ] || { echo "suite: REPEAT must be at least 1" >&2; exit 2; }
 case $what in
 matrix) plan_matrix ;;
 bench) plan_bench ;;
