@@ -58,7 +58,16 @@ hog_rc=$?
 sleep 2
 stop_oomwatch
 echo 0 >$T/tracing_on
-sleep 1
+# Let the reader drain what is left before it goes: it is an ordinary
+# task, slowed by the OOM like any other, and an event still in the
+# buffer when it is killed would be counted as missing.
+i=0
+while [ $i -lt 100 ] && [ "$(awk '/^entries:/ { s += $2 } END { print s + 0 }' \
+		$T/per_cpu/cpu*/stats)" -gt 0 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+sleep 0.5
 kill $tp 2>/dev/null
 wait $tp 2>/dev/null
 lost=$(cat $T/per_cpu/cpu*/stats 2>/dev/null | awk '/^overrun:/ { s += $2 } END { print s + 0 }')
