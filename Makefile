@@ -25,6 +25,9 @@ NUMA ?= 1
 REPEAT ?=
 SEED ?= 1
 SOAK_S ?= 600
+# Small enough that the larger rounds pass RAM + swap: the soak must reach
+# the arbiter's kill path, not only reclaim.
+SOAK_SWAP ?= 256
 export REPEAT SEED
 
 B := build
@@ -71,7 +74,7 @@ help:
 	@echo "         matrix bench soak stock-kernel clean"
 	@echo "variables: OOMWATCH_CACHE=$(OOMWATCH_CACHE) LOCKDEP=0|1"
 	@echo "           REPEAT=N SEED=$(SEED) (make test, matrix, bench)"
-	@echo "           SOAK_S=$(SOAK_S) (make soak)"
+	@echo "           SOAK_S=$(SOAK_S) SOAK_SWAP=$(SOAK_SWAP) (make soak)"
 	@echo "           SCENARIO=$(SCENARIO) MEM=$(MEM) CPUS=$(CPUS) APPEND='ow.args=k=v,...'"
 	@echo "           SWAP=MB SWAP_BPS=bytes/s NUMA=nodes (make run)"
 
@@ -194,7 +197,7 @@ bench: image stock-kernel $(B)/ow-report
 
 soak: image $(B)/initramfs-stress.cpio
 	scripts/qemu-run.sh --kernel $(BZIMAGE) --initrd $(B)/initramfs-stress.cpio \
-		--scenario soak --mem 512 --cpus $(CPUS) --swap 1024 \
+		--scenario soak --mem 512 --cpus $(CPUS) --swap $(SOAK_SWAP) \
 		--timeout $$(( $(SOAK_S) + 240 )) \
 		--append "ow.args=seconds=$(SOAK_S),seed=$(SEED)"
 

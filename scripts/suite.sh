@@ -149,7 +149,7 @@ else
 			--metrics "$metrics" "$out/.workloads.txt" &&
 		if [ -s "$out/.overhead.txt" ]; then
 			$B/ow-report bench --out-dir "$out" --baseline all \
-				--order all,all+oomwatch --metrics "$metrics" \
+				--order all,all+oomwatch --metrics "$metrics,events" \
 				"$out/.overhead.txt"
 		fi
 	} >"$out/bench.md"

@@ -12,7 +12,7 @@
 parse_args
 seconds=${ARG_seconds:-600}
 seed=${ARG_seed:-1}
-ktap_plan 5
+ktap_plan 6
 RANDOM=$seed
 
 command -v stress-ng >/dev/null
@@ -73,7 +73,15 @@ tail -n 3 /tmp/ow.err | sed 's/^/# oomwatch: /'
 [ $ow_rc -eq 0 ]
 ok $? "oomwatch --assert: no invariant broken, no event lost (exit $ow_rc)"
 
+# Every kill the kernel counted must have reached oomwatch.  mark_victim
+# may exceed oom_kill (a victim already exiting is marked, not counted),
+# never the other way round.
+marked=$(awk '$1 == "mark_victim" { print $2 }' /tmp/ow.summary)
+marked=${marked:-0}
+[ "$marked" -ge "$kills" ]
+ok $? "oomwatch saw every kill: $marked mark_victim event(s), $kills in /proc/vmstat"
+
 ow-hog -s 8 16 >/tmp/alive.log 2>&1
 ok $? "the guest answers: a new process allocated 16 MB and exited"
-result "scenario=soak mode=all seconds=$seconds seed=$seed rounds=$rounds kills=$kills late=$late oomwatch_rc=$ow_rc"
+result "scenario=soak mode=all seconds=$seconds seed=$seed rounds=$rounds kills=$kills marked=$marked late=$late oomwatch_rc=$ow_rc"
 ktap_done

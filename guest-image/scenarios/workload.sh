@@ -214,7 +214,7 @@ probe_field() {
 
 run_one() {	# run_one WORKLOAD RUN WITH_OOMWATCH
 	local w=$1 run=$2 with=$3 k0 s0 e0 t0 t1 probe rc kills spurious capacity
-	local lat= tset tkill assert=na label=$mode name=${ARG_name:-$1}
+	local lat= tset tkill events assert=na label=$mode name=${ARG_name:-$1}
 	DIED= EXTRA= DEMAND_MB=0 CAP_MB=
 	k0=$(vmstat_get oom_kill)
 	s0=$(($(vmstat_get pswpin) + $(vmstat_get pswpout)))
@@ -240,6 +240,10 @@ run_one() {	# run_one WORKLOAD RUN WITH_OOMWATCH
 		tkill=$(first_ts /tmp/ow.jsonl mark_victim)
 		[ -n "$tset" ] && [ -n "$tkill" ] &&
 			lat="set_to_kill_ms=$(ms_between "$tset" "$tkill") "
+		# What the tracing cost is paid for: oomwatch's own count.
+		events=$(sed -n 's/^oomwatch: \([0-9]*\) events,.*/\1/p' \
+			/tmp/ow.err | tail -n 1)
+		[ -n "$events" ] && EXTRA="events=$events $EXTRA"
 	fi
 	[ -n "$CAP_MB" ] && capacity=$CAP_MB
 	kills=$(( $(vmstat_get oom_kill) - k0 + $(earlyoom_kills) - e0 ))
