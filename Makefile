@@ -198,6 +198,7 @@ bench: image stock-kernel $(B)/ow-report
 soak: image $(B)/initramfs-stress.cpio
 	scripts/qemu-run.sh --kernel $(BZIMAGE) --initrd $(B)/initramfs-stress.cpio \
 		--scenario soak --mem 512 --cpus $(CPUS) --swap $(SOAK_SWAP) \
+		--data 64 --keep-data \
 		--timeout $$(( $(SOAK_S) + 240 )) \
 		--append "ow.args=seconds=$(SOAK_S),seed=$(SEED)"
 

@@ -11,6 +11,8 @@
 #   --swap-bps BYTES    QEMU block throttling of that disk (a slow device)
 #   --data MB           a second virtio-blk disk (after the swap disk) for
 #                       a file system the guest makes
+#   --keep-data         keep that disk's image after the run (the soak
+#                       writes its recording on it, raw)
 #   --timeout S         hard limit; QEMU is killed after it, default 120
 #   --log FILE          console log, default build/logs/NAME.log
 #   --append ARGS       more kernel command line
@@ -29,6 +31,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${OOMWATCH_CACHE:-$HOME/.cache/oomwatch}
 kernel= initrd= scenario=smoke mem=256 cpus=2 numa=1 swap=0 swap_bps=0 data=0
+keep_data=
 timeout_s=120 log= append= quiet=0
 
 die() { echo "qemu-run: error: $*" >&2; exit 5; }
@@ -44,6 +47,7 @@ while [ $# -gt 0 ]; do
 	--swap) swap=$2; shift ;;
 	--swap-bps) swap_bps=$2; shift ;;
 	--data) data=$2; shift ;;
+	--keep-data) keep_data=1 ;;
 	--timeout) timeout_s=$2; shift ;;
 	--log) log=$2; shift ;;
 	--append) append=$2; shift ;;
@@ -171,7 +175,7 @@ fi
 [ -n "$follow" ] && { sleep 0.3; kill "$follow" 2>/dev/null; wait "$follow" 2>/dev/null; }
 elapsed=$(echo "$(date +%s.%N) - $start" | bc)
 [ "$swap" -gt 0 ] && rm -f "$disk"
-[ "$data" -gt 0 ] && rm -f "$data_disk"
+[ "$data" -gt 0 ] && [ -z "$keep_data" ] && rm -f "$data_disk"
 
 fail() {
 	echo "qemu-run: $scenario: $1 after ${elapsed%???????} s; console tail:" >&2

@@ -345,9 +345,27 @@ static void expire_nodes(struct ow_checker *c, unsigned long long now,
 	}
 }
 
+/*
+ * token_yields: the node reclaim gave up on starts the episode afresh.
+ * What the token kept before is not why a kill follows, if reclaim on
+ * that node stopped keeping anything from here on; a kept pass that
+ * still matters shows up again after the set.  A kept pass on another
+ * node stays outstanding.
+ */
+static void token_episode_begins(struct ow_checker *c, int nid)
+{
+	if (c->kept && c->kept_nid != nid)
+		return;
+	c->kept = false;
+	c->bypassed = false;
+}
+
 static void on_unrecl_set(struct ow_checker *c, const struct oomwatch_event *ev)
 {
 	struct ow_node_state *n = node_of(c, ev->unrecl.nid);
+
+	if (!n || !n->set)
+		token_episode_begins(c, ev->unrecl.nid);
 
 	/* A second set without a clear: the state began at the first. */
 	if (!c->enabled[OW_INV_TIMER_WORKS] || !n || n->set)
@@ -517,6 +535,20 @@ static void on_kill(struct ow_checker *c, const struct oomwatch_event *ev)
 	c->bypassed = false;
 }
 
+/*
+ * The token left the holder a kept pass protected: its folios age like
+ * anybody's again, so that pass is no longer a reason for a kill.
+ */
+static void on_token_moved(struct ow_checker *c,
+			   const struct oomwatch_event *ev)
+{
+	if (!c->kept)
+		return;
+	if (ev->type == OW_TOKEN_RELEASE ? ev->token.tgid == c->kept_holder
+					 : ev->token.tgid != c->kept_holder)
+		c->kept = false;
+}
+
 static void on_victim_gone(struct ow_checker *c, __u32 pid, __u32 tgid)
 {
 	if (c->ep == EP_VICTIM && (pid == c->ep_victim || tgid == c->ep_victim))
@@ -555,7 +587,13 @@ static void apply(struct ow_checker *c, const struct oomwatch_event *ev)
 			c->kept = true;
 			c->kept_seq = ev->seq;
 			c->kept_folios = ev->token_pass.nr_folios;
+			c->kept_holder = ev->token_pass.holder_tgid;
+			c->kept_nid = ev->token_pass.nid;
 		}
+		break;
+	case OW_TOKEN_GRAB:
+	case OW_TOKEN_RELEASE:
+		on_token_moved(c, ev);
 		break;
 	case OW_TOKEN_BYPASS:
 		c->bypassed = true;

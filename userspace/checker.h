@@ -33,7 +33,13 @@
  *                           pages (memory recovered).
  *  4 token_yields           token on: no global kill in an episode with a
  *                           swap_token_kept of nr_folios > 0 and no
- *                           swap_token_bypass.
+ *                           swap_token_bypass.  An episode begins after
+ *                           a kill, and again when the kept pass's node
+ *                           becomes unreclaimable: the OOM decision
+ *                           rests on what reclaim did from then on.  A
+ *                           holder that lost the token (release, or a
+ *                           grab by another process) after the kept
+ *                           pass protects nothing any more.
  *  5 timer_works            arbiter on, timeout > 0: an unreclaimable_set
  *                           is cleared within timeout + kswapd period +
  *                           slack, and not by the timer before timeout -
@@ -153,6 +159,8 @@ struct ow_checker {
 	bool kept;
 	unsigned long long kept_seq;
 	unsigned long long kept_folios;
+	__u32 kept_holder;		/* tgid the kept pass protected */
+	int kept_nid;
 	bool bypassed;
 
 	/* timer_works */

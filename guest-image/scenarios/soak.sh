@@ -10,6 +10,20 @@
 # answers: a fresh process allocates and exits.
 . /scenarios/lib.sh
 parse_args
+
+# ow_digest FILE: the decisions of a recording, with the last swap token
+# pass before each, on the console: enough to see why a rule broke
+# without the thousands of reclaim events in between.
+ow_digest() {
+	diag "digest of $1 ($(wc -l <"$1") events):"
+	awk '/"type":"swap_token_(kept|bypass)"/ { pass = $0; next }
+	     /"type":"(unreclaimable_set|unreclaimable_clear|oom_grant|oom_fallback|mark_victim|swap_token_grab|swap_token_release)"/ {
+		if (pass != "") print pass
+		pass = ""
+		print
+	     }' "$1" | cut -c1-240 | sed 's/^/# /' | tail -n 200
+}
+
 seconds=${ARG_seconds:-600}
 seed=${ARG_seed:-1}
 ktap_plan 6
@@ -22,9 +36,9 @@ swap_on
 mode_apply all
 ok $? "swap $(swap_free_mb) MB, mode all: swap token with bypass, OOM arbiter"
 
-# oomwatch keeps only its summary: a 10-minute JSON recording would sit
-# in this guest's RAM (tmpfs).
-oomwatch -s --assert >/tmp/ow.summary 2>/tmp/ow.err &
+# The summary on stdout; a recording in tmpfs (a few MB for 10 minutes)
+# so that a broken invariant can be told apart from a wrong rule.
+oomwatch -s --assert --record /tmp/ow.rec >/tmp/ow.summary 2>/tmp/ow.err &
 OW_PID=$!
 wait_for /tmp/ow.err 20 "oomwatch: tracing" || diag "oomwatch did not attach"
 ow-bystander 16 >/dev/null &
@@ -71,7 +85,8 @@ ow_rc=$?
 grep -iE "events|lost|violat|kill" /tmp/ow.summary | head -n 12 | sed 's/^/# oomwatch: /'
 tail -n 3 /tmp/ow.err | sed 's/^/# oomwatch: /'
 [ $ow_rc -eq 0 ]
-ok $? "oomwatch --assert: no invariant broken, no event lost (exit $ow_rc)"
+ok $? "oomwatch --assert: no invariant broken, no event lost (exit $ow_rc)" ||
+	ow_digest /tmp/ow.rec
 
 # Every kill the kernel counted must have reached oomwatch.  mark_victim
 # may exceed oom_kill (a victim already exiting is marked, not counted),
@@ -80,6 +95,13 @@ marked=$(awk '$1 == "mark_victim" { print $2 }' /tmp/ow.summary)
 marked=${marked:-0}
 [ "$marked" -ge "$kills" ]
 ok $? "oomwatch saw every kill: $marked mark_victim event(s), $kills in /proc/vmstat"
+
+# The recording goes out raw on the data disk: the host reads it back
+# with `tr -d '\0' <build/logs/soak.data.img` and can replay it.
+if rec_disk=$(disk_by_serial data); then
+	cat /tmp/ow.rec >"$rec_disk" && sync
+	diag "recording: $(wc -l </tmp/ow.rec) events on the data disk"
+fi
 
 ow-hog -s 8 16 >/tmp/alive.log 2>&1
 ok $? "the guest answers: a new process allocated 16 MB and exited"

@@ -52,10 +52,15 @@
 						       .failures = 16 })
 #define CLEAR(t, n, r, d) E(t, OW_UNRECLAIMABLE_CLEAR, .unrecl = { \
 		.nid = (n), .reason = OW_CLEAR_##r, .duration_ms = (d) })
-#define KEPT(t, nr)	E(t, OW_TOKEN_KEPT, .token_pass = { .holder_tgid = 7, \
-					.priority = 3, .nr_folios = (nr) })
+#define KEPT_N(t, nr, n) E(t, OW_TOKEN_KEPT, .token_pass = { \
+		.holder_tgid = 7, .nid = (n), .priority = 3, .nr_folios = (nr) })
+#define KEPT(t, nr)	KEPT_N(t, nr, 0)
 #define BYPASS(t)	E(t, OW_TOKEN_BYPASS, .token_pass = { .holder_tgid = 7, \
 					.priority = 2, .nr_folios = 64 })
+#define GRAB_TOKEN(t, p) E(t, OW_TOKEN_GRAB, .token = { .tgid = (p), \
+					.reason = OW_TOKEN_FREE })
+#define RELEASE(t, p)	E(t, OW_TOKEN_RELEASE, .token = { .tgid = (p), \
+					.reason = OW_TOKEN_IDLE })
 #define TICK(t)		E(t, OW_KSWAPD_WAKE, .kswapd = { .nid = 0 })
 #define RAW(s, c, t)	{ .seq = (s), .cpu = (c), .ts_ns = MS(t), \
 			  .type = OW_KSWAPD_WAKE }
@@ -246,6 +251,33 @@ static const struct ccase cases[] = {
 	  &TOKEN_NEVER, TRACE(BYPASS(0), KEPT(1, 8), KILL(2, 20), KEPT(3, 8),
 			      KILL(4, 21)),
 	  .want = { { I4, 4 } } },
+	{ "token_yields: the holder released the token after the kept pass",
+	  &TOKEN_NEVER, TRACE(KEPT(0, 512), RELEASE(1, 7), KILL(2, 20)) },
+	{ "token_yields: another process grabbed the token after it",
+	  &TOKEN_NEVER, TRACE(KEPT(0, 512), RELEASE(1, 7), GRAB_TOKEN(2, 9),
+			      KILL(3, 20)) },
+	{ "token_yields: another task's release frees nothing (breaks)",
+	  &TOKEN_NEVER, TRACE(KEPT(0, 512), RELEASE(1, 9), KILL(2, 20)),
+	  .want = { { I4, 2 } } },
+	{ "token_yields: kept again after the holder grabbed back (breaks)",
+	  &TOKEN_NEVER, TRACE(KEPT(0, 512), RELEASE(1, 7), GRAB_TOKEN(2, 7),
+			      KEPT(3, 8), KILL(4, 20)),
+	  .want = { { I4, 4 } } },
+	{ "token_yields: kept before the node went unreclaimable only",
+	  &ARB_TOKEN, TRACE(KEPT(0, 8), SET(1, 0), GRANT(5001, 10),
+			    KILL(5002, 20)) },
+	{ "token_yields: kept after the node went unreclaimable (breaks)",
+	  &ARB_TOKEN, TRACE(SET(0, 0), KEPT(1, 8), GRANT(5000, 10),
+			    KILL(5001, 20)),
+	  .want = { { I4, 3 } } },
+	{ "token_yields: a bypass before the set does not count (breaks)",
+	  &ARB_TOKEN, TRACE(BYPASS(0), SET(1, 0), KEPT(2, 8),
+			    GRANT(5001, 10), KILL(5002, 20)),
+	  .want = { { I4, 4 } } },
+	{ "token_yields: another node's set leaves a kept pass (breaks)",
+	  &ARB_TOKEN, TRACE(KEPT_N(0, 8, 1), SET(1, 0), GRANT(5001, 10),
+			    KILL(5002, 20)),
+	  .want = { { I4, 3 } } },
 	{ "token_yields: applies with the arbiter on too (breaks)", &ARB_TOKEN,
 	  TRACE(KEPT(0, 8), GRANT(1, 10), KILL(2, 20)),
 	  .want = { { I4, 2 } } },
