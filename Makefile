@@ -81,18 +81,7 @@ help:
 # Idempotent and quiet when everything is there; as non-root it prints the
 # exact command instead.
 deps:
-	@missing=$$(for p in $(DEB_PACKAGES); do \
-		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
-		grep -q '^install ok installed' || echo $$p; done); \
-	[ -z "$$missing" ] && exit 0; \
-	if [ "$$(id -u)" != 0 ]; then \
-		echo "deps: missing packages:" $$missing >&2; \
-		echo "deps: as root run: apt-get update && apt-get install -y" $$missing >&2; \
-		exit 1; \
-	fi; \
-	echo "deps: installing" $$missing; \
-	apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-		apt-get install -y -qq $$missing >/dev/null
+	@scripts/deps.sh $(DEB_PACKAGES)
 
 # Always asks kernel.sh, which does nothing when the cached build matches
 # the package version, the series and the config.

@@ -19,6 +19,8 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/progress.sh
+. "$top/scripts/progress.sh"
 cache=${OOMWATCH_CACHE:-$HOME/.cache/oomwatch}
 tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 jobs=${JOBS:-$(nproc)}
@@ -49,10 +51,15 @@ git_k() { git -C "$src" -c user.name=oomwatch -c user.email=oomwatch@localhost "
 
 unpack_pristine() {
 	[ -e "$src/.git/refs/tags/pristine" ] && return 0
-	say "unpacking $tarball into $src (once per package version)"
+	say "unpacking $tarball into $src (once per package version, about 1.3 GB)"
 	rm -rf "$src.tmp"
 	mkdir -p "$src.tmp"
-	tar -xf "$tarball" -C "$src.tmp" --strip-components=1
+	# A line per 256 MB read (records are 10 KiB).
+	tar -xf "$tarball" -C "$src.tmp" --strip-components=1 \
+		--checkpoint=25600 --checkpoint-action='echo=unpacking: %T, %d s' \
+		2>&1 | sed -u 's/^tar: /kernel: /' >&2
+	[ "${PIPESTATUS[0]}" = 0 ] || die "could not unpack $tarball"
+	say "recording the pristine tree in git (about 1 min)"
 	# Debian's top-level .gitignore ignores everything: force the add.
 	git -C "$src.tmp" init -q
 	git -C "$src.tmp" add -A -f
@@ -172,7 +179,28 @@ if [ -f "$build/arch/x86/boot/bzImage" ] && [ -f "$build/vmlinux" ] &&
 	exit 0
 fi
 
-say "building $name kernel in $build (-j$jobs, ccache in $cache/ccache)"
+# How many kbuild steps ("  CC      mm/vmscan.o") a full build of this
+# config took last time, for a percentage; a cold cache has none yet and
+# uses the count of a full guest.config build on 6.1.
+steps_file=$cache/kernel-steps-$name
+expected=$(cat "$steps_file" 2>/dev/null || echo 2500)
+case $expected in ''|*[!0-9]*) expected=2500 ;; esac
+full_build=0
+[ -f "$build/vmlinux" ] || full_build=1
+
+build_progress() {	# build_progress ELAPSED
+	local done last
+	done=$(grep -cE '^  [A-Z0-9_]+ +[^ ]' "$build/build.log" 2>/dev/null || true)
+	last=$(grep -E '^  (CC|LD|AS|AR|BTF|BTFIDS|OBJCOPY)' "$build/build.log" 2>/dev/null |
+		tail -n 1 | awk '{print $1, $2}')
+	if [ "$full_build" = 1 ]; then
+		say "building $name: $(fmt_secs "$1"), $done of about $expected steps ($((done * 100 / expected))%), now ${last:-starting}"
+	else
+		say "building $name: $(fmt_secs "$1"), $done steps (incremental), now ${last:-checking dependencies}"
+	fi
+}
+
+say "building $name kernel in $build (-j$jobs, ccache in $cache/ccache); a line every ${progress_interval} s"
 rm -f "$build/.oomwatch-key"
 start=$(date +%s)
 export CCACHE_DIR=$cache/ccache CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
@@ -180,10 +208,16 @@ export CCACHE_BASEDIR=$tree_dir CCACHE_NOHASHDIR=1 CCACHE_COMPILERCHECK=content
 export KBUILD_BUILD_TIMESTAMP='Thu Nov 11 09:29:22 UTC 2004'
 export KBUILD_BUILD_USER=oomwatch KBUILD_BUILD_HOST=guest
 make -C "$tree_dir" O="$build" -j"$jobs" CC="ccache gcc" \
-	bzImage vmlinux modules >"$build/build.log" 2>&1 || {
+	bzImage vmlinux modules >"$build/build.log" 2>&1 &
+make_pid=$!
+trap 'kill "$make_pid" 2>/dev/null; exit 130' INT TERM
+watch_pid "$make_pid" "$progress_interval" build_progress
+wait "$make_pid" || {
 	grep -E 'error|Error|warning:' "$build/build.log" | head -40 >&2
 	die "kernel build failed; full log: $build/build.log"
 }
+[ "$full_build" = 1 ] &&
+	grep -cE '^  [A-Z0-9_]+ +[^ ]' "$build/build.log" >"$steps_file" || true
 # A warning in a file the series touches is a bug in our patches.
 touched=$(git -C "$tree_dir" diff --name-only pristine HEAD | sed 's/[.]/[.]/g')
 if [ -n "$touched" ] &&

@@ -17,6 +17,9 @@
 #   --log FILE          console log, default build/logs/NAME.log
 #   --append ARGS       more kernel command line
 #   --quiet             console only to the log, not the terminal
+#   --progress-fd N     with --quiet: every OOMWATCH_PROGRESS_S (30) s, a
+#                       line on fd N: elapsed, limit, the guest's last
+#                       test line
 #
 # Exit status: 0 the guest passed; 1 it reported a failure; 2 it panicked,
 # reset or stopped without a verdict; 3 the time limit ran out; 4 the
@@ -24,15 +27,17 @@
 # error.  On anything but 0 the tail of the console log is printed.
 #
 # Accelerator: KVM only where a probe guest really boots with it (the
-# result is cached per host boot); otherwise TCG.  OOMWATCH_ACCEL=tcg|kvm
-# forces one.
+# result is cached per host boot); otherwise TCG; scripts/accel.sh says
+# why in one line.  OOMWATCH_ACCEL=tcg|kvm forces one.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/progress.sh
+. "$top/scripts/progress.sh"
 cache=${OOMWATCH_CACHE:-$HOME/.cache/oomwatch}
 kernel= initrd= scenario=smoke mem=256 cpus=2 numa=1 swap=0 swap_bps=0 data=0
 keep_data=
-timeout_s=120 log= append= quiet=0
+timeout_s=120 log= append= quiet=0 progress_fd=
 
 die() { echo "qemu-run: error: $*" >&2; exit 5; }
 
@@ -52,6 +57,7 @@ while [ $# -gt 0 ]; do
 	--log) log=$2; shift ;;
 	--append) append=$2; shift ;;
 	--quiet) quiet=1 ;;
+	--progress-fd) progress_fd=$2; shift ;;
 	*) die "unknown option '$1'" ;;
 	esac
 	shift
@@ -78,43 +84,9 @@ base_args() {
 		-m "$mem" -smp "$cpus"
 }
 
-# Does KVM really work here?  /dev/kvm can exist on a VM without nested
-# virtualisation: QEMU then aborts ("failed to set MSR") or hangs silently
-# after the firmware.  Boot the probe scenario once with a short limit.
-kvm_works() {
-	local stamp boot_id rc
-	boot_id=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo none)
-	stamp=$cache/kvm-probe-$boot_id
-	if [ -f "$stamp" ]; then
-		[ "$(cat "$stamp")" = yes ]
-		return
-	fi
-	mkdir -p "$cache"
-	rc=1
-	if [ -w /dev/kvm ]; then
-		# A subshell, so that an abort is not reported on our stderr.
-		(timeout --kill-after=2 20 qemu-system-x86_64 $(base_args) \
-			-accel kvm -cpu host -kernel "$kernel" -initrd "$initrd" \
-			-append "console=ttyS0 panic=-1 rdinit=/init ow.scenario=probe" \
-			</dev/null >/dev/null 2>&1)
-		rc=$?
-	fi
-	# The probe scenario passes: QEMU exits (0 << 1) | 1.
-	if [ "$rc" = 1 ]; then echo yes >"$stamp"; else echo no >"$stamp"; fi
-	[ "$rc" = 1 ]
-}
-
-case ${OOMWATCH_ACCEL:-auto} in
-kvm) accel="-accel kvm -cpu host" ;;
-tcg) accel="-accel tcg -cpu max" ;;
-auto)
-	if kvm_works; then
-		accel="-accel kvm -cpu host"
-	else
-		accel="-accel tcg -cpu max"
-	fi ;;
-*) die "OOMWATCH_ACCEL must be kvm, tcg or auto" ;;
-esac
+# shellcheck source=scripts/accel.sh
+. "$top/scripts/accel.sh"
+pick_accel "$kernel" "$initrd" || exit 5
 
 disk_args=()
 if [ "$swap" -gt 0 ]; then
@@ -134,6 +106,7 @@ if [ "$data" -gt 0 ]; then
 		-device virtio-blk-pci,drive=data,serial=data)
 fi
 
+echo "qemu-run: accelerator $accel_why" >&2
 echo "qemu-run: $scenario (${accel%% -cpu*}, ${mem} MB, $cpus CPUs, $numa node(s), swap ${swap} MB, limit ${timeout_s} s) log $log" >&2
 : >"$log"
 start=$(date +%s.%N)
@@ -150,9 +123,17 @@ if [ "$quiet" = 0 ]; then
 fi
 # Watch the guest: the time limit, and a guest that halted without a
 # verdict (no ACPI: power-off halts, and QEMU would wait forever).
-deadline=$(( $(date +%s) + timeout_s ))
+t0=$(date +%s)
+deadline=$((t0 + timeout_s))
+next_progress=$((t0 + progress_interval))
 rc=
 while kill -0 "$qemu" 2>/dev/null; do
+	if [ -n "$progress_fd" ] && [ "$progress_interval" -gt 0 ] &&
+	   [ "$(date +%s)" -ge "$next_progress" ]; then
+		last=$(tr -d '\r' <"$log" | grep -E '^(not )?ok [0-9]+ |^# ' | tail -n 1 | cut -c1-70)
+		echo "#   $scenario: $(fmt_secs $(( $(date +%s) - t0 ))) of ${timeout_s} s limit${last:+; last: $last}" >&"$progress_fd"
+		next_progress=$((next_progress + progress_interval))
+	fi
 	if [ "$(date +%s)" -ge "$deadline" ]; then
 		kill -KILL "$qemu" 2>/dev/null
 		rc=124

@@ -11,6 +11,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 B=build
 pass=0 fail=0 n=0
+t_suite=$(date +%s)
+# shellcheck source=scripts/progress.sh
+. "$top/scripts/progress.sh"
 
 result() {	# result STATUS DESCRIPTION
 	n=$((n + 1))
@@ -22,6 +25,7 @@ result() {	# result STATUS DESCRIPTION
 }
 
 # Host unit tests: fold their own totals into ours.
+echo "# host unit tests (about a minute) ..." >&2
 unit_out=$(make -s -C tests/unit check 2>&1)
 unit_rc=$?
 echo "$unit_out" | grep -E '^(not )?ok ' | sed 's/^/    # unit: /' | tail -n 3
@@ -47,6 +51,7 @@ for rec in tests/fixtures/guest_*.jsonl; do
 done
 
 if grep -qv '^\s*\(#\|$\)' patches/series 2>/dev/null; then
+	echo "# checkpatch.pl on the series ..." >&2
 	scripts/checkpatch-series.sh >"$B/checkpatch.log" 2>&1
 	rc=$?
 	[ $rc -eq 0 ] || tail -n 20 "$B/checkpatch.log" | sed 's/^/    # /'
@@ -61,11 +66,14 @@ guest() {
 	[ "$repeat" -gt 1 ] && label="$label#$rep"
 	log=$B/logs/test-$label.log
 	t0=$(date +%s)
-	echo "# guest: $label ..." >&2
-	scripts/qemu-run.sh --quiet --kernel $B/kernel/bzImage \
+	guest_i=$((guest_i + 1))
+	last=$(cat "$log.secs" 2>/dev/null)
+	echo "# guest [$guest_i/$guest_total] $label (limit $limit s${last:+, took $last s last time}), $(fmt_secs $((t0 - t_suite))) into make test" >&2
+	scripts/qemu-run.sh --quiet --progress-fd 3 --kernel $B/kernel/bzImage \
 		--initrd $B/initramfs.cpio --scenario "$scenario" --mem "$mem" \
-		--timeout "$limit" --log "$log" "$@" 2>"$log.runner"
+		--timeout "$limit" --log "$log" "$@" 2>"$log.runner" 3>&2
 	rc=$?
+	echo $(( $(date +%s) - t0 )) >"$log.secs"
 	# The guest's own KTAP results, one line each.
 	tr -d '\r' <"$log" | grep -E '^(not )?ok [0-9]+ ' >"$log.ktap"
 	while read -r line; do
@@ -85,6 +93,9 @@ seed=${SEED:-1}
 case $repeat in ''|0|*[!0-9]*) echo "run.sh: REPEAT must be a positive number" >&2; exit 2 ;; esac
 mkdir -p "$B/logs"
 : >"$B/results.txt"
+# For "[3/21]": the guest lines below, counted in this file.
+guest_total=$(( $(grep -c '^guest [a-z]' "$0") * repeat ))
+guest_i=0
 rep=1
 while [ "$rep" -le "$repeat" ]; do
 	[ "$repeat" -gt 1 ] && echo "# guest tests, repetition $rep of $repeat (seed $seed)" >&2
