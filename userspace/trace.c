@@ -320,19 +320,27 @@ static const struct type_desc *type_desc(unsigned int type)
 	return &types[type];
 }
 
-/* The sysctls of the header, in the order they are written. */
+/*
+ * The sysctls of the header, in the order they are written, with the
+ * ranges the kernel accepts for them (vm.rst of the series).  A value
+ * outside its range is a malformed header, not a configuration: the
+ * checker would silently switch off what depends on it.
+ */
 static const struct {
 	const char *name;
 	size_t off;
+	int min;
+	int max;
 } config_fields[] = {
-	{ "oom_arbiter", offsetof(struct ow_config, oom_arbiter) },
+	{ "oom_arbiter", offsetof(struct ow_config, oom_arbiter), 0, 1 },
 	{ "oom_unreclaimable_timeout_ms",
-	  offsetof(struct ow_config, oom_unreclaimable_timeout_ms) },
+	  offsetof(struct ow_config, oom_unreclaimable_timeout_ms),
+	  0, 600000 },
 	{ "oom_arbiter_fallback_ms",
-	  offsetof(struct ow_config, oom_arbiter_fallback_ms) },
-	{ "swap_token", offsetof(struct ow_config, swap_token) },
+	  offsetof(struct ow_config, oom_arbiter_fallback_ms), 100, 600000 },
+	{ "swap_token", offsetof(struct ow_config, swap_token), 0, 1 },
 	{ "swap_token_bypass_priority",
-	  offsetof(struct ow_config, swap_token_bypass_priority) },
+	  offsetof(struct ow_config, swap_token_bypass_priority), -1, 12 },
 };
 
 /* Members are read and written with memcpy: the tables only know offsets. */
@@ -819,6 +827,10 @@ static int parse_string(struct jparser *p, unsigned short *off,
 			break;
 		if (c < 0x20)
 			return jfail(p, "control byte 0x%02x in string at column %zu",
+				     c, p->pos + 1);
+		/* The format is ASCII: such a byte is written \u00XX. */
+		if (c >= 0x80)
+			return jfail(p, "byte 0x%02x in string at column %zu: not ASCII",
 				     c, p->pos + 1);
 		if (c == '\\') {
 			if (parse_escape(p, &c))
@@ -1358,6 +1370,8 @@ static int decode_config(struct jparser *p, const struct jnode *obj,
 			v = OW_CONFIG_UNKNOWN;
 		else if (to_s64(p, n, name, INT_MIN + 1LL, INT_MAX, &v))
 			return -1;
+		else if (v < config_fields[i].min || v > config_fields[i].max)
+			return out_of_range(p, n, name);
 		iv = v;
 		memcpy((char *)cfg + config_fields[i].off, &iv, sizeof(iv));
 		seen |= 1u << i;

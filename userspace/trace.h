@@ -45,8 +45,10 @@
  * Strings are byte strings: comm can hold any byte.  The encoder writes
  * '"', '\\' and the controls as JSON escapes and every byte >= 0x7f as
  * \u00XX, so output is ASCII; the decoder maps \u0000-\u00ff back to one
- * byte, takes raw bytes >= 0x80 as they are, and rejects \u escapes above
- * \u00ff (no byte to map them to) and NUL inside comm/kernel.  Numbers are
+ * byte, and rejects raw bytes >= 0x80 (the format is ASCII), \u escapes
+ * above \u00ff (no byte to map them to) and NUL inside comm/kernel.  The
+ * header's sysctls must lie in the ranges the kernel accepts (a null
+ * aside), or the header is malformed.  Numbers are
  * JSON integers, range-checked against the field's C type.
  *
  * The decoder is strict: unknown or duplicate keys, missing fields, wrong

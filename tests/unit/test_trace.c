@@ -172,7 +172,8 @@ static void test_encoder_rejects(void)
 
 static void test_header(void)
 {
-	const struct ow_config cfg = { 1, INT_MAX, INT_MIN, -1, 0 };
+	/* The ends of the sysctls' ranges; out of range is refused (#15). */
+	const struct ow_config cfg = { 1, 600000, INT_MIN, 1, -1 };
 	const char *kernel = "6.1.0-\"odd\"\\\x01\xe9";
 	struct ow_record rec;
 	char buf[OW_LINE_MAX], why[OW_ERR_MAX];
@@ -188,11 +189,11 @@ static void test_header(void)
 	     rec.header.kswapd_period_ms == 1000;
 	if (!ok)
 		tap_diag("%s / %s", buf, why);
-	tap_ok(ok, "round trip: header with extreme config and odd kernel string");
+	tap_ok(ok, "round trip: header with the range ends and odd kernel string");
 	ok = strstr(buf, "\"oom_arbiter_fallback_ms\":null,") &&
-	     strstr(buf, "\"swap_token\":-1,") &&
+	     strstr(buf, "\"swap_token_bypass_priority\":-1}") &&
 	     rec.header.config.oom_arbiter_fallback_ms == OW_CONFIG_UNKNOWN &&
-	     rec.header.config.swap_token == -1;
+	     rec.header.config.swap_token_bypass_priority == -1;
 	tap_ok(ok, "header: a sysctl the kernel lacks is null, -1 stays -1");
 }
 
@@ -325,6 +326,8 @@ static const struct bad_case bad_cases[] = {
 	  "t.jsonl:2: bad escape \"\\u00\"\" at column 16" },
 	{ "control byte in string", HDR "{\"v\":1,\"comm\":\"a\tb\"}\n",
 	  "t.jsonl:2: control byte 0x09 in string at column 17" },
+	{ "raw byte >= 0x80 in a string", HDR "{\"v\":1,\"comm\":\"a\xe9\"}\n",
+	  "t.jsonl:2: byte 0xe9 in string at column 17: not ASCII" },
 	{ "comm too long", HDR
 	  "{\"v\":1,\"seq\":1,\"ts_ns\":5,\"cpu\":0,\"pid\":1,\"tgid\":1,"
 	  "\"comm\":\"0123456789abcdefg\",\"type\":\"task_exit\","
@@ -394,6 +397,56 @@ static const struct bad_case bad_cases[] = {
 	  "\"swap_token\":0,\"swap_token_bypass_priority\":2},"
 	  "\"kswapd_period_ms\":1000}\n",
 	  "t.jsonl:1: field \"config.oom_arbiter\": expected an integer" },
+	/* #15 item 5: a header outside the sysctls' ranges is malformed */
+	{ "header: oom_arbiter 2",
+	  "{\"v\":1,\"type\":\"header\",\"tool\":\"oomwatch\",\"kernel\":\"k\","
+	  "\"config\":{\"oom_arbiter\":2,"
+	  "\"oom_unreclaimable_timeout_ms\":5000,\"oom_arbiter_fallback_ms\":10000,"
+	  "\"swap_token\":0,\"swap_token_bypass_priority\":2},"
+	  "\"kswapd_period_ms\":1000}\n",
+	  "t.jsonl:1: field \"config.oom_arbiter\": 2 out of range" },
+	{ "header: timeout -1",
+	  "{\"v\":1,\"type\":\"header\",\"tool\":\"oomwatch\",\"kernel\":\"k\","
+	  "\"config\":{\"oom_arbiter\":1,"
+	  "\"oom_unreclaimable_timeout_ms\":-1,\"oom_arbiter_fallback_ms\":10000,"
+	  "\"swap_token\":0,\"swap_token_bypass_priority\":2},"
+	  "\"kswapd_period_ms\":1000}\n",
+	  "t.jsonl:1: field \"config.oom_unreclaimable_timeout_ms\": -1 out of range" },
+	{ "header: timeout 600001",
+	  "{\"v\":1,\"type\":\"header\",\"tool\":\"oomwatch\",\"kernel\":\"k\","
+	  "\"config\":{\"oom_arbiter\":1,"
+	  "\"oom_unreclaimable_timeout_ms\":600001,\"oom_arbiter_fallback_ms\":10000,"
+	  "\"swap_token\":0,\"swap_token_bypass_priority\":2},"
+	  "\"kswapd_period_ms\":1000}\n",
+	  "t.jsonl:1: field \"config.oom_unreclaimable_timeout_ms\": 600001 out of range" },
+	{ "header: fallback 99",
+	  "{\"v\":1,\"type\":\"header\",\"tool\":\"oomwatch\",\"kernel\":\"k\","
+	  "\"config\":{\"oom_arbiter\":1,"
+	  "\"oom_unreclaimable_timeout_ms\":5000,\"oom_arbiter_fallback_ms\":99,"
+	  "\"swap_token\":0,\"swap_token_bypass_priority\":2},"
+	  "\"kswapd_period_ms\":1000}\n",
+	  "t.jsonl:1: field \"config.oom_arbiter_fallback_ms\": 99 out of range" },
+	{ "header: swap_token -1",
+	  "{\"v\":1,\"type\":\"header\",\"tool\":\"oomwatch\",\"kernel\":\"k\","
+	  "\"config\":{\"oom_arbiter\":1,"
+	  "\"oom_unreclaimable_timeout_ms\":5000,\"oom_arbiter_fallback_ms\":10000,"
+	  "\"swap_token\":-1,\"swap_token_bypass_priority\":2},"
+	  "\"kswapd_period_ms\":1000}\n",
+	  "t.jsonl:1: field \"config.swap_token\": -1 out of range" },
+	{ "header: bypass priority 13",
+	  "{\"v\":1,\"type\":\"header\",\"tool\":\"oomwatch\",\"kernel\":\"k\","
+	  "\"config\":{\"oom_arbiter\":1,"
+	  "\"oom_unreclaimable_timeout_ms\":5000,\"oom_arbiter_fallback_ms\":10000,"
+	  "\"swap_token\":1,\"swap_token_bypass_priority\":13},"
+	  "\"kswapd_period_ms\":1000}\n",
+	  "t.jsonl:1: field \"config.swap_token_bypass_priority\": 13 out of range" },
+	{ "header: bypass priority -2",
+	  "{\"v\":1,\"type\":\"header\",\"tool\":\"oomwatch\",\"kernel\":\"k\","
+	  "\"config\":{\"oom_arbiter\":1,"
+	  "\"oom_unreclaimable_timeout_ms\":5000,\"oom_arbiter_fallback_ms\":10000,"
+	  "\"swap_token\":1,\"swap_token_bypass_priority\":-2},"
+	  "\"kswapd_period_ms\":1000}\n",
+	  "t.jsonl:1: field \"config.swap_token_bypass_priority\": -2 out of range" },
 	{ "lost count negative", HDR
 	  "{\"v\":1,\"type\":\"lost\",\"cpu\":-1,\"count\":-3}\n",
 	  "t.jsonl:2: field \"count\": -3 out of range" },
