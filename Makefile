@@ -52,7 +52,7 @@ USERSPACE_SRCS := userspace/oomwatch.c userspace/cli.c userspace/session.c \
 	userspace/replay.c userspace/output.c userspace/svg.c \
 	userspace/filter.c userspace/cgroup.c userspace/preflight.c \
 	userspace/reorder.c userspace/trace.c userspace/checker.c \
-	userspace/stats.c
+	userspace/stats.c userspace/episodes.c
 WORKLOADS := $(B)/guest/ow-hog $(B)/guest/ow-bystander $(B)/guest/ow-updater \
 	$(B)/guest/ow-probe $(B)/guest/ow-forkstorm $(B)/guest/ow-exec-thrash \
 	$(B)/guest/guest-exit

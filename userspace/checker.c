@@ -2,31 +2,27 @@
 /*
  * oomwatch: the invariant checker; checker.h states the rules.
  *
- * Each rule is a small state machine moved by ow_checker_feed().  Time
- * bounds (liveness, timer_works) are checked against every new event's
- * timestamp before the event is applied: a verdict that comes too late is
- * reported as late rather than taken as a resolution, and a state that is
- * never resolved is reported as soon as the record shows time has passed,
- * not only at the end.
+ * Requests, grants, victims and node states are the episode model's
+ * (episodes.h): the checker holds what the model says against the rules.
+ * Time bounds (liveness, timer_works) are checked at every new event's
+ * timestamp: a verdict that comes too late is reported as late rather
+ * than taken as a resolution, and a state that is never resolved is
+ * reported as soon as the record shows time has passed, not only at the
+ * end.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>		/* vsnprintf: the only stdio used */
+#include <stdlib.h>
 #include <string.h>
 #include "checker.h"
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define PRINTF(f, a)	__attribute__((format(printf, f, a)))
 #define NS_PER_MS	1000000ULL
-
-/* one_kill_per_episode: where the latest grant stands. */
-enum {
-	EP_NONE,	/* no grant pending: the next one is fine */
-	EP_GRANTED,	/* granted, its victim not chosen yet */
-	EP_VICTIM,	/* its victim chosen and still alive */
-};
+#define TOLERANCE_NS	(OW_JIFFY_TOLERANCE_MS * NS_PER_MS)
 
 static const char *const inv_names[OW_NR_INVARIANTS + 1] = {
 	[OW_INV_NO_KILL_WITHOUT_GRANT]	= "no_kill_without_grant",
@@ -40,13 +36,6 @@ static const char *const inv_names[OW_NR_INVARIANTS + 1] = {
 const char *ow_invariant_name(int inv)
 {
 	return inv >= 1 && inv <= OW_NR_INVARIANTS ? inv_names[inv] : NULL;
-}
-
-bool ow_kill_is_global(const struct oomwatch_event *ev)
-{
-	return ev->type == OW_MARK_VICTIM &&
-	       ev->victim.constraint != OW_CONSTRAINT_MEMCG &&
-	       ev->victim.constraint != OW_CONSTRAINT_SYSRQ;
 }
 
 void ow_check_opts_default(struct ow_check_opts *opts)
@@ -64,12 +53,40 @@ struct text {
 };
 _Static_assert(sizeof(struct text) >= OW_COMM_PRINTABLE_SIZE, "comm_text");
 
-static struct text ts_text(unsigned long long ns)
+static struct text ts_fmt(unsigned long long ns, bool nano)
 {
 	struct text t;
 
-	snprintf(t.s, sizeof(t.s), "%llu.%06llus", ns / 1000000000ULL,
-		 ns % 1000000000ULL / 1000);
+	if (nano)
+		snprintf(t.s, sizeof(t.s), "%llu.%09llus", ns / 1000000000ULL,
+			 ns % 1000000000ULL);
+	else
+		snprintf(t.s, sizeof(t.s), "%llu.%06llus", ns / 1000000000ULL,
+			 ns % 1000000000ULL / 1000);
+	return t;
+}
+
+static struct text ts_text(unsigned long long ns)
+{
+	return ts_fmt(ns, false);
+}
+
+/*
+ * Two times a message compares: to the ns when the us would print them
+ * alike ("seq 60 at 5.926826s is earlier than seq 59 at 5.926826s").
+ */
+static bool need_ns(unsigned long long a, unsigned long long b)
+{
+	return a != b && a / 1000 == b / 1000;
+}
+
+/* A duration in ms with its us: "1000.000". */
+static struct text ms_text(unsigned long long ns)
+{
+	struct text t;
+
+	snprintf(t.s, sizeof(t.s), "%llu.%03llu", ns / NS_PER_MS,
+		 ns % NS_PER_MS / 1000);
 	return t;
 }
 
@@ -111,9 +128,37 @@ static void violation(struct ow_checker *c, int inv, unsigned long long seq,
 		c->opts.report(c->opts.ctx, &v);
 }
 
+/* Appends "; "-separated reasons into a fixed buffer, silently cut. */
+PRINTF(3, 4)
+static void add_reason(char *buf, size_t size, const char *fmt, ...)
+{
+	size_t len = strlen(buf);
+	va_list ap;
+
+	if (len && len + 2 < size) {
+		strcpy(buf + len, "; ");
+		len += 2;
+	}
+	if (len + 1 >= size)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + len, size - len, fmt, ap);
+	va_end(ap);
+}
+
 static unsigned long long sat_add(unsigned long long a, unsigned long long b)
 {
 	return a + b < a ? ~0ULL : a + b;
+}
+
+static unsigned long long since(unsigned long long from, unsigned long long to)
+{
+	return to > from ? to - from : 0;
+}
+
+static struct ow_episodes *model(struct ow_checker *c)
+{
+	return ow_ep_of(&c->ep);
 }
 
 /* ------------------------------------------------------------- set-up */
@@ -133,6 +178,7 @@ void ow_checker_init(struct ow_checker *c, const struct ow_config *cfg,
 		c->opts = *opts;
 	else
 		ow_check_opts_default(&c->opts);
+	ow_ep_ref_init(&c->ep, c->opts.episodes);
 
 	arbiter = c->cfg.oom_arbiter == 1;
 	timeout = c->cfg.oom_unreclaimable_timeout_ms;
@@ -152,6 +198,14 @@ void ow_checker_init(struct ow_checker *c, const struct ow_config *cfg,
 		c->liveness_ns = (timeout + fallback + slack) * NS_PER_MS;
 	if (c->enabled[OW_INV_TIMER_WORKS])
 		c->timer_ns = (timeout + period + slack) * NS_PER_MS;
+}
+
+void ow_checker_free(struct ow_checker *c)
+{
+	free(c->cpu);
+	c->cpu = NULL;
+	c->nr_cpu = c->cap_cpu = 0;
+	ow_ep_ref_free(&c->ep);
 }
 
 /* -------------------------------------------------------- record_whole */
@@ -185,25 +239,63 @@ static void check_seq(struct ow_checker *c, const struct oomwatch_event *ev)
 	}
 }
 
+/* The CPU's entry, made when first seen; NULL when out of memory. */
+static struct ow_check_cpu *cpu_entry(struct ow_checker *c, __u32 cpu,
+				      bool *fresh)
+{
+	size_t lo = 0, hi = c->nr_cpu;
+	struct ow_check_cpu *v;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->cpu[mid].cpu < cpu)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*fresh = lo == c->nr_cpu || c->cpu[lo].cpu != cpu;
+	if (!*fresh)
+		return &c->cpu[lo];
+	if (c->nr_cpu == c->cap_cpu) {
+		size_t cap = c->cap_cpu ? c->cap_cpu * 2 : 8;
+
+		v = cap <= SIZE_MAX / sizeof(*v) ?
+		    realloc(c->cpu, cap * sizeof(*v)) : NULL;
+		if (!v) {
+			c->nomem++;
+			return NULL;
+		}
+		c->cpu = v;
+		c->cap_cpu = cap;
+	}
+	memmove(&c->cpu[lo + 1], &c->cpu[lo],
+		(c->nr_cpu - lo) * sizeof(c->cpu[0]));
+	c->nr_cpu++;
+	c->cpu[lo].cpu = cpu;
+	return &c->cpu[lo];
+}
+
 /*
  * The newest timestamp per CPU is replaced even after a violation, so one
  * stray event yields one violation rather than one per later event.
  */
 static void check_cpu_ts(struct ow_checker *c, const struct oomwatch_event *ev)
 {
-	unsigned int cpu = ev->cpu;
+	bool fresh, ns;
+	struct ow_check_cpu *e = cpu_entry(c, ev->cpu, &fresh);
 
-	if (cpu >= OW_CHECK_MAX_CPUS)
+	if (!e)
 		return;
-	if (c->cpu_seen[cpu] && ev->ts_ns < c->cpu_ts[cpu])
+	ns = need_ns(ev->ts_ns, e->ts_ns);
+	if (!fresh && ev->ts_ns < e->ts_ns)
 		violation(c, OW_INV_RECORD_WHOLE, ev->seq, ev->ts_ns,
 			  "%s seq %llu on cpu %u at %s is earlier than seq %llu at %s on the same cpu",
-			  tname(ev->type), (unsigned long long)ev->seq, cpu,
-			  ts_text(ev->ts_ns).s, c->cpu_seq[cpu],
-			  ts_text(c->cpu_ts[cpu]).s);
-	c->cpu_seen[cpu] = true;
-	c->cpu_ts[cpu] = ev->ts_ns;
-	c->cpu_seq[cpu] = ev->seq;
+			  tname(ev->type), (unsigned long long)ev->seq,
+			  (unsigned int)ev->cpu, ts_fmt(ev->ts_ns, ns).s,
+			  e->seq, ts_fmt(e->ts_ns, ns).s);
+	e->ts_ns = ev->ts_ns;
+	e->seq = ev->seq;
 }
 
 void ow_checker_lost(struct ow_checker *c, unsigned long long count)
@@ -215,142 +307,182 @@ void ow_checker_lost(struct ow_checker *c, unsigned long long count)
 		  "%llu events lost: the ring buffer was full", count);
 }
 
+/* A table that could not grow: the checks that needed it are incomplete. */
+static void check_nomem(struct ow_checker *c, const struct oomwatch_event *ev)
+{
+	unsigned long n = model(c)->nomem + c->nomem;
+
+	if (n == c->nomem_seen)
+		return;
+	violation(c, OW_INV_RECORD_WHOLE, ev ? ev->seq : OW_NO_SEQ,
+		  ev ? ev->ts_ns : 0,
+		  "out of memory: %lu requests, nodes, victims or cpus not tracked%s%s; the checks that need them are incomplete",
+		  n - c->nomem_seen, ev ? " at " : "",
+		  ev ? tname(ev->type) : "");
+	c->nomem_seen = n;
+}
+
 /* ------------------------------------------------------------ liveness */
 
-static int find_request(const struct ow_checker *c, __u32 pid)
+static void late_request(struct ow_checker *c, const struct ow_ep_request *r,
+			 unsigned long long now, const struct oomwatch_event *by)
 {
-	for (unsigned int i = 0; i < c->nr_req; i++)
-		if (c->req[i].pid == pid)
-			return i;
-	return -1;
+	unsigned long long deadline = sat_add(r->ts_ns, c->liveness_ns);
+	bool ns = need_ns(deadline, now);
+
+	if (by)
+		violation(c, OW_INV_LIVENESS, r->seq, r->ts_ns,
+			  "oom_request seq %llu at %s by pid %u (%s) on node %d not resolved within %llu ms: deadline %s passed at %s seq %llu (%s)",
+			  r->seq, ts_text(r->ts_ns).s, r->pid,
+			  comm_text(r->comm).s, r->nid,
+			  c->liveness_ns / NS_PER_MS, ts_fmt(deadline, ns).s,
+			  tname(by->type), (unsigned long long)by->seq,
+			  ts_fmt(now, ns).s);
+	else
+		violation(c, OW_INV_LIVENESS, r->seq, r->ts_ns,
+			  "oom_request seq %llu at %s by pid %u (%s) on node %d not resolved within %llu ms: still open at the end (%s)",
+			  r->seq, ts_text(r->ts_ns).s, r->pid,
+			  comm_text(r->comm).s, r->nid,
+			  c->liveness_ns / NS_PER_MS, ts_text(now).s);
 }
 
-/* Keeps the table in request order, so reports come in that order too. */
-static void drop_request(struct ow_checker *c, unsigned int i)
+static bool overdue(const struct ow_checker *c, const struct ow_ep_request *r,
+		    unsigned long long now)
 {
-	memmove(&c->req[i], &c->req[i + 1],
-		(c->nr_req - i - 1) * sizeof(c->req[0]));
-	c->nr_req--;
+	return !(r->marks & OW_MARK_LATE) &&
+	       now > sat_add(r->ts_ns, c->liveness_ns);
 }
 
-static void resolve_request(struct ow_checker *c, __u32 pid)
+/* A verdict after the deadline does not make the wait short enough. */
+static void check_ended(struct ow_checker *c, const struct oomwatch_event *ev)
 {
-	int i = find_request(c, pid);
+	const struct ow_ep_step *st = &model(c)->step;
 
-	if (i >= 0)
-		drop_request(c, i);
-}
+	for (size_t i = 0; i < st->nr_change; i++) {
+		const struct ow_ep_request *r = &st->change[i].r;
 
-/*
- * A grant settles every request waiting on its node, not only the one it
- * names: the first waiter to take oom_lock consumes it, the others are
- * told the episode is open (oom_veto episode_open) and stop waiting.
- */
-static void resolve_node(struct ow_checker *c, __s32 nid)
-{
-	unsigned int i = 0;
-
-	while (i < c->nr_req) {
-		if (c->req[i].nid == nid)
-			drop_request(c, i);
-		else
-			i++;
+		if (st->change[i].ended && overdue(c, r, ev->ts_ns))
+			late_request(c, r, ev->ts_ns, ev);
 	}
-}
-
-/*
- * A task that asks again while its first request is open keeps the first
- * deadline: the bound is on how long it waits in all.
- */
-static void open_request(struct ow_checker *c, const struct oomwatch_event *ev)
-{
-	struct ow_open_request *r;
-
-	if (!c->enabled[OW_INV_LIVENESS] || find_request(c, ev->request.pid) >= 0)
-		return;
-	if (c->nr_req == OW_CHECK_MAX_REQUESTS) {
-		c->untracked_requests++;
-		return;
-	}
-	r = &c->req[c->nr_req++];
-	r->pid = ev->request.pid;
-	r->nid = ev->request.nid;
-	memcpy(r->comm, ev->request.comm, sizeof(r->comm));
-	r->seq = ev->seq;
-	r->ts_ns = ev->ts_ns;
-	r->deadline_ns = sat_add(ev->ts_ns, c->liveness_ns);
 }
 
 /* by: the event whose timestamp shows the deadline passed; NULL at end. */
 static void expire_requests(struct ow_checker *c, unsigned long long now,
 			    const struct oomwatch_event *by)
 {
-	unsigned int i = 0;
+	struct ow_episodes *m = model(c);
 
-	while (i < c->nr_req) {
-		const struct ow_open_request *r = &c->req[i];
+	for (size_t i = 0; i < m->nr_req; i++) {
+		struct ow_ep_request *r = &m->req[i];
 
-		if (now <= r->deadline_ns) {
-			i++;
+		if (r->settled || !overdue(c, r, now))
 			continue;
-		}
-		if (by)
-			violation(c, OW_INV_LIVENESS, r->seq, r->ts_ns,
-				  "oom_request seq %llu at %s by pid %u (%s) not resolved within %llu ms: deadline %s passed at %s seq %llu (%s)",
-				  r->seq, ts_text(r->ts_ns).s, r->pid,
-				  comm_text(r->comm).s,
-				  c->liveness_ns / NS_PER_MS,
-				  ts_text(r->deadline_ns).s, tname(by->type),
-				  (unsigned long long)by->seq,
-				  ts_text(by->ts_ns).s);
-		else
-			violation(c, OW_INV_LIVENESS, r->seq, r->ts_ns,
-				  "oom_request seq %llu at %s by pid %u (%s) not resolved within %llu ms: still open at the end (%s)",
-				  r->seq, ts_text(r->ts_ns).s, r->pid,
-				  comm_text(r->comm).s,
-				  c->liveness_ns / NS_PER_MS, ts_text(now).s);
-		drop_request(c, i);
+		late_request(c, r, now, by);
+		r->marks |= OW_MARK_LATE;
 	}
 }
 
 /* --------------------------------------------------------- timer_works */
 
-static struct ow_node_state *node_of(struct ow_checker *c, __s32 nid)
+static void late_node(struct ow_checker *c, const struct ow_ep_node *n,
+		      unsigned long long now, const struct oomwatch_event *by)
 {
-	return nid >= 0 && nid < OW_CHECK_MAX_NODES ? &c->node[nid] : NULL;
+	unsigned long long deadline = sat_add(n->set_ts, c->timer_ns);
+	bool ns = need_ns(deadline, now);
+
+	if (by)
+		violation(c, OW_INV_TIMER_WORKS, n->set_seq, n->set_ts,
+			  "unreclaimable_set seq %llu at %s on node %d not cleared within %llu ms: deadline %s passed at %s seq %llu (%s)",
+			  n->set_seq, ts_text(n->set_ts).s, n->nid,
+			  c->timer_ns / NS_PER_MS, ts_fmt(deadline, ns).s,
+			  tname(by->type), (unsigned long long)by->seq,
+			  ts_fmt(now, ns).s);
+	else
+		violation(c, OW_INV_TIMER_WORKS, n->set_seq, n->set_ts,
+			  "unreclaimable_set seq %llu at %s on node %d not cleared within %llu ms: still set at the end (%s)",
+			  n->set_seq, ts_text(n->set_ts).s, n->nid,
+			  c->timer_ns / NS_PER_MS, ts_text(now).s);
+}
+
+static bool node_overdue(const struct ow_checker *c,
+			 const struct ow_ep_node *n, unsigned long long now)
+{
+	return !(n->marks & OW_MARK_LATE) &&
+	       now > sat_add(n->set_ts, c->timer_ns);
 }
 
 static void expire_nodes(struct ow_checker *c, unsigned long long now,
 			 const struct oomwatch_event *by)
 {
-	for (int nid = 0; nid < OW_CHECK_MAX_NODES; nid++) {
-		struct ow_node_state *n = &c->node[nid];
+	struct ow_episodes *m = model(c);
 
-		if (!n->set || n->late || now <= n->deadline_ns)
+	if (!c->enabled[OW_INV_TIMER_WORKS])
+		return;
+	for (size_t i = 0; i < m->nr_node; i++) {
+		struct ow_ep_node *n = &m->node[i];
+
+		if (!n->set || !node_overdue(c, n, now))
 			continue;
-		n->late = true;
-		if (by)
-			violation(c, OW_INV_TIMER_WORKS, n->seq, n->ts_ns,
-				  "unreclaimable_set seq %llu at %s on node %d not cleared within %llu ms: deadline %s passed at %s seq %llu (%s)",
-				  n->seq, ts_text(n->ts_ns).s, nid,
-				  c->timer_ns / NS_PER_MS,
-				  ts_text(n->deadline_ns).s, tname(by->type),
-				  (unsigned long long)by->seq,
-				  ts_text(by->ts_ns).s);
-		else
-			violation(c, OW_INV_TIMER_WORKS, n->seq, n->ts_ns,
-				  "unreclaimable_set seq %llu at %s on node %d not cleared within %llu ms: still set at the end (%s)",
-				  n->seq, ts_text(n->ts_ns).s, nid,
-				  c->timer_ns / NS_PER_MS, ts_text(now).s);
+		late_node(c, n, now, by);
+		n->marks |= OW_MARK_LATE;
 	}
 }
 
 /*
- * token_yields: the node reclaim gave up on starts the episode afresh.
- * What the token kept before is not why a kill follows, if reclaim on
- * that node stopped keeping anything from here on; a kept pass that
- * still matters shows up again after the set.  A kept pass on another
- * node stays outstanding.
+ * A clear of a recorded set: late, or early, judged from the two
+ * timestamps; and its duration_ms must say what they say.  A clear whose
+ * set came before the recording can only be judged by its duration_ms.
+ */
+static void check_clear(struct ow_checker *c, const struct oomwatch_event *ev)
+{
+	const struct ow_ep_step *st = &model(c)->step;
+	long long timeout = c->cfg.oom_unreclaimable_timeout_ms;
+	long long slack = c->opts.slack_ms;
+	unsigned long long claim = ev->unrecl.duration_ms * NS_PER_MS;
+	unsigned long long early = (timeout - slack) * NS_PER_MS;
+	bool timer = ev->unrecl.reason == OW_CLEAR_TIMEOUT;
+	char why[400] = "";
+
+	if (!c->enabled[OW_INV_TIMER_WORKS])
+		return;
+	if (st->cleared) {
+		const struct ow_ep_node *n = &st->before;
+		unsigned long long took = since(n->set_ts, ev->ts_ns);
+
+		if (node_overdue(c, n, ev->ts_ns))
+			late_node(c, n, ev->ts_ns, ev);
+		if (timer && (long long)took < (long long)early)
+			add_reason(why, sizeof(why), "by the timer %s ms after unreclaimable_set seq %llu at %s, before timeout %lld ms - slack %lld ms",
+				   ms_text(took).s, n->set_seq,
+				   ts_text(n->set_ts).s, timeout, slack);
+		if (claim > took + TOLERANCE_NS || took > claim + TOLERANCE_NS)
+			add_reason(why, sizeof(why), "it claims %u ms unreclaimable, the record shows %s ms since unreclaimable_set seq %llu (tolerance %d ms)",
+				   ev->unrecl.duration_ms, ms_text(took).s,
+				   n->set_seq, OW_JIFFY_TOLERANCE_MS);
+	} else {
+		if (timer && (long long)claim < (long long)early)
+			add_reason(why, sizeof(why), "by the timer after %u ms (its claim: the set is not in the record), before timeout %lld ms - slack %lld ms",
+				   ev->unrecl.duration_ms, timeout, slack);
+		if (claim > c->timer_ns)
+			add_reason(why, sizeof(why), "after %u ms (its claim: the set is not in the record), later than %llu ms",
+				   ev->unrecl.duration_ms,
+				   c->timer_ns / NS_PER_MS);
+	}
+	if (why[0])
+		violation(c, OW_INV_TIMER_WORKS, ev->seq, ev->ts_ns,
+			  "unreclaimable_clear seq %llu at %s on node %d (%s): %s",
+			  (unsigned long long)ev->seq, ts_text(ev->ts_ns).s,
+			  ev->unrecl.nid, ow_clear_reason_name(ev->unrecl.reason),
+			  why);
+}
+
+/* ------------------------------------------------------- token_yields */
+
+/*
+ * The node reclaim gave up on starts the episode afresh.  What the token
+ * kept before is not why a kill follows, if reclaim on that node stopped
+ * keeping anything from here on; a kept pass that still matters shows up
+ * again after the set.  A kept pass on another node stays outstanding.
  */
 static void token_episode_begins(struct ow_checker *c, int nid)
 {
@@ -360,72 +492,54 @@ static void token_episode_begins(struct ow_checker *c, int nid)
 	c->bypassed = false;
 }
 
-static void on_unrecl_set(struct ow_checker *c, const struct oomwatch_event *ev)
+/*
+ * The token left the holder a kept pass protected: its folios age like
+ * anybody's again, so that pass is no longer a reason for a kill.
+ */
+static void on_token_moved(struct ow_checker *c,
+			   const struct oomwatch_event *ev)
 {
-	struct ow_node_state *n = node_of(c, ev->unrecl.nid);
-
-	if (!n || !n->set)
-		token_episode_begins(c, ev->unrecl.nid);
-
-	/* A second set without a clear: the state began at the first. */
-	if (!c->enabled[OW_INV_TIMER_WORKS] || !n || n->set)
+	if (!c->kept)
 		return;
-	n->set = true;
-	n->late = false;
-	n->seq = ev->seq;
-	n->ts_ns = ev->ts_ns;
-	n->deadline_ns = sat_add(ev->ts_ns, c->timer_ns);
+	if (ev->type == OW_TOKEN_RELEASE ? ev->token.tgid == c->kept_holder
+					 : ev->token.tgid != c->kept_holder)
+		c->kept = false;
 }
 
-static bool is_recovery(const struct oomwatch_event *ev)
+static void on_kept(struct ow_checker *c, const struct oomwatch_event *ev)
 {
-	return ev->unrecl.reason == OW_CLEAR_PROGRESS ||
-	       ev->unrecl.reason == OW_CLEAR_FREED;
-}
-
-static void on_unrecl_clear(struct ow_checker *c,
-			    const struct oomwatch_event *ev)
-{
-	struct ow_node_state *n = node_of(c, ev->unrecl.nid);
-	long long timeout = c->cfg.oom_unreclaimable_timeout_ms;
-	long long slack = c->opts.slack_ms;
-
-	if (c->enabled[OW_INV_TIMER_WORKS]) {
-		if (ev->unrecl.reason == OW_CLEAR_TIMEOUT &&
-		    (long long)ev->unrecl.duration_ms < timeout - slack)
-			violation(c, OW_INV_TIMER_WORKS, ev->seq, ev->ts_ns,
-				  "unreclaimable_clear seq %llu at %s on node %d by the timer after %u ms, before timeout %lld ms - slack %lld ms",
-				  (unsigned long long)ev->seq,
-				  ts_text(ev->ts_ns).s, ev->unrecl.nid,
-				  ev->unrecl.duration_ms, timeout, slack);
-		if (n)
-			n->set = false;
-	}
-	if (is_recovery(ev)) {
-		/* Memory came back: waiting tasks and the episode are done. */
-		c->nr_req = 0;
-		c->ep = EP_NONE;
-	}
+	if (!ev->token_pass.nr_folios)
+		return;
+	c->kept = true;
+	c->kept_seq = ev->seq;
+	c->kept_folios = ev->token_pass.nr_folios;
+	c->kept_holder = ev->token_pass.holder_tgid;
+	c->kept_nid = ev->token_pass.nid;
 }
 
 /* ------------------------------------ no_kill_without_grant, episodes */
 
-/* Appends "; "-separated reasons into a fixed buffer, silently cut. */
-PRINTF(3, 4)
-static void add_reason(char *buf, size_t size, const char *fmt, ...)
+/* The grant's unreclaimable_ms against what the record shows. */
+static void evidence_vs_record(const struct ow_ep_evidence *e,
+			       const struct oomwatch_event *ev, char *why,
+			       size_t size)
 {
-	size_t len = strlen(buf);
-	va_list ap;
+	unsigned long long claim = ev->grant.unreclaimable_ms * NS_PER_MS;
 
-	if (len && len + 2 < size) {
-		strcpy(buf + len, "; ");
-		len += 2;
-	}
-	if (len + 1 >= size)
+	if (e->basis == OW_BASIS_UNKNOWN || claim <= e->max_ns + TOLERANCE_NS)
 		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + len, size - len, fmt, ap);
-	va_end(ap);
+	switch (e->basis) {
+	case OW_BASIS_RECOVERED:
+		add_reason(why, size, "claims unreclaimable for %u ms, but the node recovered at unreclaimable_clear seq %llu at %s and was not unreclaimable since",
+			   ev->grant.unreclaimable_ms, e->since_seq,
+			   ts_text(e->since_ts).s);
+		break;
+	default:
+		add_reason(why, size, "claims unreclaimable for %u ms, the record shows %s ms since unreclaimable_set seq %llu at %s",
+			   ev->grant.unreclaimable_ms, ms_text(e->max_ns).s,
+			   e->since_seq, ts_text(e->since_ts).s);
+		break;
+	}
 }
 
 static void check_evidence(struct ow_checker *c,
@@ -433,11 +547,12 @@ static void check_evidence(struct ow_checker *c,
 {
 	int timeout = c->cfg.oom_unreclaimable_timeout_ms;
 	__u32 nr = ev->grant.nr_zones;
-	char why[320] = "";
+	char why[400] = "";
 
 	if (timeout >= 0 && ev->grant.unreclaimable_ms < (__u32)timeout)
 		add_reason(why, sizeof(why), "unreclaimable for %u ms < timeout %d ms",
 			   ev->grant.unreclaimable_ms, timeout);
+	evidence_vs_record(&model(c)->step.evidence, ev, why, sizeof(why));
 	if (ev->grant.low_reclaimed)
 		add_reason(why, sizeof(why), "last full scan reclaimed %llu low-zone pages",
 			   (unsigned long long)ev->grant.low_reclaimed);
@@ -461,59 +576,37 @@ static void check_evidence(struct ow_checker *c,
 
 static void check_episode(struct ow_checker *c, const struct oomwatch_event *ev)
 {
-	if (c->ep == EP_GRANTED)
-		violation(c, OW_INV_ONE_KILL_PER_EPISODE, ev->seq, ev->ts_ns,
-			  "oom_grant seq %llu at %s for pid %u while the grant seq %llu for pid %u has neither killed nor seen memory recover",
-			  (unsigned long long)ev->seq, ts_text(ev->ts_ns).s,
-			  ev->grant.pid, c->ep_grant_seq, c->ep_grant_pid);
-	else if (c->ep == EP_VICTIM)
-		violation(c, OW_INV_ONE_KILL_PER_EPISODE, ev->seq, ev->ts_ns,
-			  "oom_grant seq %llu at %s for pid %u while victim pid %u (%s) of the grant seq %llu lives and memory has not recovered",
-			  (unsigned long long)ev->seq, ts_text(ev->ts_ns).s,
-			  ev->grant.pid, c->ep_victim,
-			  comm_text(c->ep_victim_comm).s, c->ep_grant_seq);
-	c->ep = EP_GRANTED;
-	c->ep_grant_seq = ev->seq;
-	c->ep_grant_pid = ev->grant.pid;
-	c->ep_grant_nid = ev->grant.nid;
-}
+	const struct ow_ep_step *st = &model(c)->step;
+	const struct ow_ep_node *o = &st->open;
 
-static void on_grant(struct ow_checker *c, const struct oomwatch_event *ev)
-{
-	resolve_request(c, ev->grant.pid);
-	resolve_node(c, ev->grant.nid);
-	if (c->enabled[OW_INV_NO_KILL_WITHOUT_GRANT])
-		check_evidence(c, ev);
-	if (c->enabled[OW_INV_ONE_KILL_PER_EPISODE])
-		check_episode(c, ev);
-	c->permit = true;
+	if (!st->blocked)
+		return;
+	if (o->ep == OW_EP_GRANTED)
+		violation(c, OW_INV_ONE_KILL_PER_EPISODE, ev->seq, ev->ts_ns,
+			  "oom_grant seq %llu at %s for pid %u on node %d while the grant seq %llu for pid %u on node %d has neither killed nor seen memory recover",
+			  (unsigned long long)ev->seq, ts_text(ev->ts_ns).s,
+			  ev->grant.pid, ev->grant.nid, o->grant_seq,
+			  o->grant_pid, o->nid);
+	else
+		violation(c, OW_INV_ONE_KILL_PER_EPISODE, ev->seq, ev->ts_ns,
+			  "oom_grant seq %llu at %s for pid %u on node %d while victim pid %u (%s) of the grant seq %llu on node %d lives and that node has not recovered",
+			  (unsigned long long)ev->seq, ts_text(ev->ts_ns).s,
+			  ev->grant.pid, ev->grant.nid, st->first.pid,
+			  comm_text(st->first.comm).s, o->grant_seq, o->nid);
 }
 
 /*
- * Every veto ends its request's wait.  episode_open only says another
- * waiter took the grant, which may still kill; any other veto on the
- * grant's node (alloc_ok: the taker's last attempt succeeded; recovered:
- * reclaim made progress) means the pending grant kills nobody.
+ * A further member of a memory.oom.group kill is the same OOM: its
+ * grant, its token history.  Anything else global starts an episode.
  */
-static void on_veto(struct ow_checker *c, const struct oomwatch_event *ev)
-{
-	resolve_request(c, ev->request.pid);
-	if (ev->request.reason == OW_RULE_EPISODE_OPEN || c->ep != EP_GRANTED)
-		return;
-	if (ev->request.pid == c->ep_grant_pid ||
-	    ev->request.nid == c->ep_grant_nid)
-		c->ep = EP_NONE;
-}
-
 static void on_kill(struct ow_checker *c, const struct oomwatch_event *ev)
 {
+	const struct ow_ep_step *st = &model(c)->step;
 	const char *comm = ev->victim.comm;
 
-	/* A requester that is itself killed waits no more. */
-	resolve_request(c, ev->victim.pid);
-	if (!ow_kill_is_global(ev))
+	if (!st->kill_global || st->kill_group)
 		return;
-	if (c->enabled[OW_INV_NO_KILL_WITHOUT_GRANT] && !c->permit)
+	if (c->enabled[OW_INV_NO_KILL_WITHOUT_GRANT] && !st->permit.type)
 		violation(c, OW_INV_NO_KILL_WITHOUT_GRANT, ev->seq, ev->ts_ns,
 			  "mark_victim seq %llu at %s killed pid %u (%s) with no oom_grant or oom_fallback since the last kill",
 			  (unsigned long long)ev->seq, ts_text(ev->ts_ns).s,
@@ -524,35 +617,9 @@ static void on_kill(struct ow_checker *c, const struct oomwatch_event *ev)
 			  (unsigned long long)ev->seq, ts_text(ev->ts_ns).s,
 			  ev->victim.pid, comm_text(comm).s, c->kept_folios,
 			  c->kept_seq);
-	if (c->ep == EP_GRANTED) {
-		c->ep = EP_VICTIM;
-		c->ep_victim = ev->victim.pid;
-		memcpy(c->ep_victim_comm, comm, sizeof(c->ep_victim_comm));
-	}
-	/* A new episode starts: permission and token history are spent. */
-	c->permit = false;
+	/* A new episode starts: the token history is spent. */
 	c->kept = false;
 	c->bypassed = false;
-}
-
-/*
- * The token left the holder a kept pass protected: its folios age like
- * anybody's again, so that pass is no longer a reason for a kill.
- */
-static void on_token_moved(struct ow_checker *c,
-			   const struct oomwatch_event *ev)
-{
-	if (!c->kept)
-		return;
-	if (ev->type == OW_TOKEN_RELEASE ? ev->token.tgid == c->kept_holder
-					 : ev->token.tgid != c->kept_holder)
-		c->kept = false;
-}
-
-static void on_victim_gone(struct ow_checker *c, __u32 pid, __u32 tgid)
-{
-	if (c->ep == EP_VICTIM && (pid == c->ep_victim || tgid == c->ep_victim))
-		c->ep = EP_NONE;
 }
 
 /* -------------------------------------------------------------- driver */
@@ -563,33 +630,21 @@ static void apply(struct ow_checker *c, const struct oomwatch_event *ev)
 	case OW_MARK_VICTIM:
 		on_kill(c, ev);
 		break;
-	case OW_OOM_REQUEST:
-		open_request(c, ev);
-		break;
 	case OW_OOM_GRANT:
-		on_grant(c, ev);
-		break;
-	case OW_OOM_FALLBACK:
-		resolve_request(c, ev->request.pid);
-		c->permit = true;
-		break;
-	case OW_OOM_VETO:
-		on_veto(c, ev);
+		if (c->enabled[OW_INV_NO_KILL_WITHOUT_GRANT])
+			check_evidence(c, ev);
+		if (c->enabled[OW_INV_ONE_KILL_PER_EPISODE])
+			check_episode(c, ev);
 		break;
 	case OW_UNRECLAIMABLE_SET:
-		on_unrecl_set(c, ev);
+		if (model(c)->step.set_new)
+			token_episode_begins(c, ev->unrecl.nid);
 		break;
 	case OW_UNRECLAIMABLE_CLEAR:
-		on_unrecl_clear(c, ev);
+		check_clear(c, ev);
 		break;
 	case OW_TOKEN_KEPT:
-		if (ev->token_pass.nr_folios) {
-			c->kept = true;
-			c->kept_seq = ev->seq;
-			c->kept_folios = ev->token_pass.nr_folios;
-			c->kept_holder = ev->token_pass.holder_tgid;
-			c->kept_nid = ev->token_pass.nid;
-		}
+		on_kept(c, ev);
 		break;
 	case OW_TOKEN_GRAB:
 	case OW_TOKEN_RELEASE:
@@ -597,13 +652,6 @@ static void apply(struct ow_checker *c, const struct oomwatch_event *ev)
 		break;
 	case OW_TOKEN_BYPASS:
 		c->bypassed = true;
-		break;
-	case OW_TASK_EXIT:
-		resolve_request(c, ev->exit.pid);
-		on_victim_gone(c, ev->exit.pid, ev->exit.tgid);
-		break;
-	case OW_FINISH_REAPING:
-		on_victim_gone(c, ev->reaper.pid, ev->reaper.pid);
 		break;
 	default:
 		break;
@@ -614,25 +662,37 @@ void ow_checker_feed(struct ow_checker *c, const struct oomwatch_event *ev)
 {
 	if (c->finished)
 		return;
+	ow_ep_ref_feed(&c->ep, ev, NULL);
 	c->events++;
 	check_seq(c, ev);
 	check_cpu_ts(c, ev);
 	if (ev->ts_ns > c->max_ts)
 		c->max_ts = ev->ts_ns;
-	expire_requests(c, ev->ts_ns, ev);
+	check_nomem(c, ev);
+	if (c->enabled[OW_INV_LIVENESS]) {
+		check_ended(c, ev);
+		expire_requests(c, ev->ts_ns, ev);
+	}
 	expire_nodes(c, ev->ts_ns, ev);
 	apply(c, ev);
 }
 
 void ow_checker_finish(struct ow_checker *c, unsigned long long now_ns)
 {
+	struct ow_episodes *m = model(c);
+
 	if (c->finished)
 		return;
 	if (now_ns < c->max_ts)
 		now_ns = c->max_ts;
-	expire_requests(c, now_ns, NULL);
+	check_nomem(c, NULL);
+	if (c->enabled[OW_INV_LIVENESS]) {
+		expire_requests(c, now_ns, NULL);
+		for (size_t i = 0; i < m->nr_req; i++)
+			c->pending += !m->req[i].settled &&
+				      !(m->req[i].marks & OW_MARK_LATE);
+	}
 	expire_nodes(c, now_ns, NULL);
-	c->pending = c->nr_req;
 	c->finished = true;
 }
 

@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * oomwatch: the invariant checker of DESIGN.md, fed one event at a time.
+ * oomwatch: the invariant checker of the README's six invariants, fed one
+ * event at a time.
  *
- * Pure C: no I/O, no allocation, no libbpf.  The same code runs live in
- * oomwatch and on a recording on the host.  Events must be fed in seq
- * order; time is the events' own ts_ns, never the wall clock.
+ * Pure C: no I/O, no libbpf; its tables grow with malloc (a failure is
+ * reported as a record_whole violation, never a silent gap).  The same
+ * code runs live in oomwatch and on a recording on the host.  Events must
+ * be fed in seq order; time is the events' own ts_ns, never the wall
+ * clock.  Requests, grants, victims and recovery are the episode model's
+ * (episodes.h), which the statistics, the filter and the timeline read
+ * too.
  *
  * Invariants (ids are stable, they appear in messages and summaries):
  *
@@ -13,14 +18,20 @@
  *                           global kill; every grant's evidence satisfies
  *                           the rule (unreclaimable_ms >= timeout,
  *                           low_reclaimed == 0, 1..MAX zones each with
- *                           free <= min, looping >= 1).
- *  2 one_kill_per_episode   arbiter on: no grant while the previous
- *                           grant's victim (the next global kill after it)
- *                           lives and memory has not recovered.  An
+ *                           free <= min, looping >= 1), and its
+ *                           unreclaimable_ms is no longer than the
+ *                           recorded timeline allows.  Further members
+ *                           of one memory.oom.group kill share its
+ *                           grant (episodes.h).
+ *  2 one_kill_per_episode   arbiter on: no grant while a previous
+ *                           grant's victims (the next global kill after
+ *                           it, every member of a memory.oom.group kill)
+ *                           live and its node has not recovered.  An
  *                           oom_veto other than episode_open on the
  *                           grant's node (or naming its pid) means the
  *                           grant's taker did not kill: the grant is
- *                           spent without a victim.
+ *                           spent without a victim.  Per node: recovery
+ *                           on one node ends nothing on another.
  *  3 liveness               every oom_request is resolved within
  *                           timeout + fallback + slack.  Resolutions: an
  *                           oom_grant on the request's node (the grant
@@ -30,7 +41,7 @@
  *                           oom_veto or oom_fallback naming it (any
  *                           reason), the requester's kill or exit, and
  *                           an unreclaimable_clear by progress or freed
- *                           pages (memory recovered).
+ *                           pages on its node (memory recovered).
  *  4 token_yields           token on: no global kill in an episode with a
  *                           swap_token_kept of nr_folios > 0 and no
  *                           swap_token_bypass.  An episode begins after
@@ -43,19 +54,24 @@
  *  5 timer_works            arbiter on, timeout > 0: an unreclaimable_set
  *                           is cleared within timeout + kswapd period +
  *                           slack, and not by the timer before timeout -
- *                           slack.
+ *                           slack, both judged from the recorded set ->
+ *                           clear timestamps; a clear's duration_ms must
+ *                           agree with them within OW_JIFFY_TOLERANCE_MS.
+ *                           A clear whose set came before the recording
+ *                           is judged by its duration_ms alone.
  *  6 record_whole           seq +1 each time, ts_ns monotonic per CPU, no
  *                           lost events.
  *
  * A kill is "global" unless its constraint is MEMCG or SYSRQ: UNKNOWN (the
  * observer missed the out_of_memory() entry) is treated as global, so that
  * a gap in what we saw cannot hide a kill.  Episodes run from one global
- * kill to the next.
+ * kill (all members of a memory.oom.group kill) to the next.
  */
 #ifndef OW_CHECKER_H
 #define OW_CHECKER_H
 
 #include <stdbool.h>
+#include "episodes.h"
 #include "trace.h"
 
 enum ow_invariant {
@@ -71,15 +87,16 @@ enum ow_invariant {
 #define OW_NO_SEQ		(~0ULL)	/* violation tied to no one event */
 #define OW_MSG_MAX		512
 
-#define OW_CHECK_MAX_REQUESTS	256	/* open oom_requests tracked at once */
-#define OW_CHECK_MAX_NODES	64	/* nids 0..63 are checked */
-#define OW_CHECK_MAX_CPUS	512	/* cpus 0..511 are checked */
+/*
+ * How far a duration the kernel measured in jiffies (a clear's duration_ms,
+ * a grant's unreclaimable_ms) may stray from the recorded timestamps: it
+ * counts whole ticks, so it is off by up to one tick at each end of the
+ * interval; two ticks at HZ=100, the coarsest CONFIG_HZ, are 20 ms.
+ */
+#define OW_JIFFY_TOLERANCE_MS	20
 
 /* "no_kill_without_grant" etc.; NULL for an id out of range. */
 const char *ow_invariant_name(int inv);
-
-/* A kill that opens an OOM episode and needs a grant (see above). */
-bool ow_kill_is_global(const struct oomwatch_event *ev);
 
 struct ow_violation {
 	int inv;			/* enum ow_invariant */
@@ -97,26 +114,21 @@ struct ow_check_opts {
 	unsigned int kswapd_period_ms;	/* header's kswapd_period_ms, 1000 */
 	ow_violation_fn report;		/* may be NULL: violations counted */
 	void *ctx;			/* passed to report */
+	/*
+	 * The run's episode model, fed by the caller before each event
+	 * reaches the checker; NULL: the checker keeps and feeds its own.
+	 */
+	struct ow_episodes *episodes;
 };
 
 /* Defaults: slack 250 ms, kswapd period 1000 ms, no callback. */
 void ow_check_opts_default(struct ow_check_opts *opts);
 
-struct ow_open_request {
-	__u32 pid;
-	__s32 nid;			/* the node whose grant settles it */
-	char comm[OOMWATCH_COMM_LEN];
-	unsigned long long seq;
+/* The newest event seen on one CPU (record_whole). */
+struct ow_check_cpu {
+	__u32 cpu;
 	unsigned long long ts_ns;
-	unsigned long long deadline_ns;
-};
-
-struct ow_node_state {
-	bool set;			/* unreclaimable, not cleared yet */
-	bool late;			/* already reported as not cleared */
 	unsigned long long seq;
-	unsigned long long ts_ns;
-	unsigned long long deadline_ns;
 };
 
 /* Opaque in spirit: read it through the functions below. */
@@ -127,32 +139,21 @@ struct ow_checker {
 	unsigned long nr_violations[OW_NR_INVARIANTS + 1];	/* [0]: all */
 	bool finished;
 	unsigned long long events;
+	struct ow_ep_ref ep;		/* requests, grants, victims, nodes */
+	unsigned long nomem_seen;	/* model and tables: reported so far */
+	unsigned long nomem;		/* this checker's own tables */
 
 	/* record_whole */
 	bool seq_started;
 	unsigned long long last_seq;
-	bool cpu_seen[OW_CHECK_MAX_CPUS];
-	unsigned long long cpu_ts[OW_CHECK_MAX_CPUS];
-	unsigned long long cpu_seq[OW_CHECK_MAX_CPUS];
+	struct ow_check_cpu *cpu;	/* sorted by cpu */
+	size_t nr_cpu;
+	size_t cap_cpu;
 	unsigned long long lost;
 	unsigned long long max_ts;
 
-	/* no_kill_without_grant */
-	bool permit;			/* grant or fallback since last kill */
-
-	/* one_kill_per_episode */
-	int ep;				/* EP_* in checker.c */
-	unsigned long long ep_grant_seq;
-	__u32 ep_grant_pid;
-	__s32 ep_grant_nid;
-	__u32 ep_victim;
-	char ep_victim_comm[OOMWATCH_COMM_LEN];
-
 	/* liveness */
 	unsigned long long liveness_ns;	/* timeout + fallback + slack */
-	struct ow_open_request req[OW_CHECK_MAX_REQUESTS];
-	unsigned int nr_req;
-	unsigned long untracked_requests;	/* table was full */
 	unsigned int pending;		/* open, not late, at finish */
 
 	/* token_yields */
@@ -165,13 +166,13 @@ struct ow_checker {
 
 	/* timer_works */
 	unsigned long long timer_ns;	/* timeout + kswapd period + slack */
-	struct ow_node_state node[OW_CHECK_MAX_NODES];
 };
 
 /*
  * cfg: the recording's (or this kernel's) sysctls; OW_CONFIG_UNKNOWN (or
  * any negative timeout) switches off what depends on them; cfg NULL: all
- * unknown.  opts NULL: ow_check_opts_default().
+ * unknown.  opts NULL: ow_check_opts_default().  ow_checker_free() frees
+ * what it grew; init again only after it.
  */
 void ow_checker_init(struct ow_checker *c, const struct ow_config *cfg,
 		     const struct ow_check_opts *opts);
@@ -185,6 +186,7 @@ void ow_checker_lost(struct ow_checker *c, unsigned long long count);
  * Feeding after finish is ignored.
  */
 void ow_checker_finish(struct ow_checker *c, unsigned long long now_ns);
+void ow_checker_free(struct ow_checker *c);
 
 /* Violations of one invariant, or of all with inv == 0. */
 unsigned long ow_checker_violations(const struct ow_checker *c, int inv);

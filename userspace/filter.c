@@ -6,12 +6,18 @@
 #include "filter.h"
 
 void ow_filter_init(struct ow_filter *f, __u32 tgid, struct ow_cgroup_set *set,
-		    bool can_refresh)
+		    bool can_refresh, struct ow_episodes *shared)
 {
 	memset(f, 0, sizeof(*f));
 	f->tgid = tgid;
 	f->set = set;
 	f->can_refresh = can_refresh;
+	ow_ep_ref_init(&f->ep, shared);
+}
+
+void ow_filter_free(struct ow_filter *f)
+{
+	ow_ep_ref_free(&f->ep);
 }
 
 bool ow_filter_active(const struct ow_filter *f)
@@ -64,87 +70,79 @@ static bool in_set(struct ow_filter *f, __u64 id)
 	       ow_cgroup_contains(f->set, id);
 }
 
-static bool requester_ok(struct ow_filter *f, const struct ow_requester *who)
+static bool requester_in_set(struct ow_filter *f,
+			     const struct ow_requester *who)
 {
-	if (!f->set)
-		return true;
-	if (!who || !who->known) {
-		f->requests_unattributed++;
-		return false;
-	}
-	return in_set(f, who->memcg_id);
+	return !f->set || (who && who->known && in_set(f, who->memcg_id));
 }
 
-static int find_req(const struct ow_filter *f, __u32 pid)
+static bool shown(const struct ow_ep_request *r)
 {
-	for (unsigned int i = 0; i < f->nr_req; i++)
-		if (f->req[i].pid == pid)
-			return i;
-	return -1;
+	return r->marks & OW_MARK_SHOWN;
 }
 
-static void drop_req(struct ow_filter *f, unsigned int i)
-{
-	f->req[i] = f->req[--f->nr_req];
-}
-
+/*
+ * Decided once per request, at the oom_request that opens the wait; a
+ * task asking again while it waits was decided then.  Only here is a
+ * request whose memcg is unknown counted as hidden.
+ */
 static bool on_request(struct ow_filter *f, const struct oomwatch_event *ev,
 		       const struct ow_requester *who)
 {
-	int i = find_req(f, ev->request.pid);
-	bool shown;
+	struct ow_episodes *m = ow_ep_of(&f->ep);
+	struct ow_ep_request *r = ow_episodes_request(m, ev->request.pid);
+	bool show;
 
-	if (i >= 0)
-		return f->req[i].shown;	/* asked again: decided then */
-	shown = pid_ok(f, ev) && requester_ok(f, who);
-	if (f->nr_req < OW_FILTER_MAX_REQUESTS) {
-		f->req[f->nr_req].pid = ev->request.pid;
-		f->req[f->nr_req].nid = ev->request.nid;
-		f->req[f->nr_req].shown = shown;
-		f->nr_req++;
-	}
-	return shown;
+	if (!m->step.new_request)
+		return r && shown(r);
+	if (f->set && pid_ok(f, ev) && (!who || !who->known))
+		f->requests_unattributed++;
+	show = pid_ok(f, ev) && requester_in_set(f, who);
+	if (r && show)
+		r->marks |= OW_MARK_SHOWN;
+	return show;
 }
 
-/* defer, veto, fallback: follow the request; veto and fallback end it. */
+/*
+ * defer, veto, fallback: follow the request they answer (the model's
+ * record, or the copy of it a veto or fallback just ended); one whose
+ * request was not seen is judged by itself.
+ */
 static bool on_verdict(struct ow_filter *f, const struct oomwatch_event *ev,
 		       const struct ow_requester *who)
 {
-	int i = find_req(f, ev->request.pid);
-	bool shown;
+	struct ow_episodes *m = ow_ep_of(&f->ep);
+	const struct ow_ep_change *ch = ow_episodes_change(m, ev->request.pid);
+	const struct ow_ep_request *r = ow_episodes_request(m, ev->request.pid);
 
-	if (i < 0)
-		return pid_ok(f, ev) && requester_ok(f, who);
-	shown = f->req[i].shown;
-	if (ev->type != OW_OOM_DEFER)
-		drop_req(f, i);
-	return shown;
+	if (ch)
+		return shown(&ch->r);
+	if (r)
+		return shown(r);
+	return pid_ok(f, ev) && requester_in_set(f, who);
 }
 
 /* A grant is shown when it settles a shown request. */
 static bool on_grant(struct ow_filter *f, const struct oomwatch_event *ev)
 {
-	bool tracked = false, shown = false;
-	unsigned int i = 0;
+	const struct ow_ep_step *st = &ow_ep_of(&f->ep)->step;
+	bool settles = false, show = false;
 
-	while (i < f->nr_req) {
-		if (f->req[i].nid == ev->grant.nid ||
-		    f->req[i].pid == ev->grant.pid) {
-			tracked = true;
-			shown |= f->req[i].shown;
-			drop_req(f, i);
-		} else {
-			i++;
-		}
+	for (size_t i = 0; i < st->nr_change; i++) {
+		if (!st->change[i].ended || st->change[i].why != OW_END_GRANT)
+			continue;
+		settles = true;
+		show |= shown(&st->change[i].r);
 	}
-	if (!tracked)
-		shown = pid_ok(f, ev) && !f->set;
-	return shown;
+	if (!settles)
+		show = pid_ok(f, ev) && !f->set;
+	return show;
 }
 
 bool ow_filter_event(struct ow_filter *f, const struct oomwatch_event *ev,
 		     const struct ow_requester *who)
 {
+	ow_ep_ref_feed(&f->ep, ev, who);
 	if (!ow_filter_active(f))
 		return true;
 	switch (ev->type) {

@@ -12,12 +12,17 @@
  *           exiting task); an oom_grant when PID waits on its node (the
  *           grant settles every waiter there); and every node's
  *           unreclaimable_set/clear, the context of every request.
- *  -c SET   mark_victim when the victim's memcg_id is in SET; oom_request,
- *           oom_defer, oom_veto and oom_fallback when the requester's memcg
- *           is (known only live, through the resolver: a recording does
- *           not carry it, so with -c a replay shows no requests); an
- *           oom_grant when a matching request waits on its node.  Other
- *           events pass -c.
+ *  -c SET   of the kills and OOM requests, only those of tasks in SET:
+ *           mark_victim when the victim's memcg_id is in SET; oom_request
+ *           when the requester's memcg is (known only live, through the
+ *           resolver: a recording does not carry it, so with -c a replay
+ *           shows no requests, and counts each one it hides); oom_defer,
+ *           oom_veto and oom_fallback follow the request they answer; an
+ *           oom_grant when it settles a shown request.  Every other event
+ *           passes -c.
+ *
+ * Which requests a verdict or a grant answers is the episode model's
+ * (episodes.h), the same answer the checker and the statistics use.
  *
  * With both, an event must pass both.
  */
@@ -26,31 +31,24 @@
 
 #include <stdbool.h>
 #include "cgroup.h"
+#include "episodes.h"
 #include "trace.h"
-
-#define OW_FILTER_MAX_REQUESTS	256
-
-/* The memcg of the task an OOM request event is about, when known. */
-struct ow_requester {
-	bool known;
-	__u64 memcg_id;
-};
 
 struct ow_filter {
 	__u32 tgid;			/* 0: -p not given */
 	struct ow_cgroup_set *set;	/* NULL: -c not given */
 	bool can_refresh;		/* rescan set on a miss (live) */
-	struct {
-		__u32 pid;
-		__s32 nid;
-		bool shown;		/* its events pass the filter */
-	} req[OW_FILTER_MAX_REQUESTS];
-	unsigned int nr_req;
-	unsigned long requests_unattributed;	/* -c, memcg unknown */
+	struct ow_ep_ref ep;		/* requests: OW_MARK_SHOWN is ours */
+	unsigned long requests_unattributed;	/* -c: requests, memcg unknown */
 };
 
+/*
+ * shared: the run's episode model, fed before each event reaches the
+ * filter; NULL: the filter keeps and feeds its own.
+ */
 void ow_filter_init(struct ow_filter *f, __u32 tgid, struct ow_cgroup_set *set,
-		    bool can_refresh);
+		    bool can_refresh, struct ow_episodes *shared);
+void ow_filter_free(struct ow_filter *f);
 bool ow_filter_active(const struct ow_filter *f);
 
 /* Decide for one event, in seq order.  who: for request-type events. */

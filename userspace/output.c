@@ -12,10 +12,17 @@
 #define NS_PER_MS	1000000ULL
 #define NS_PER_S	1000000000ULL
 
-void ow_out_init(struct ow_out *o, const struct ow_out_opts *opts)
+void ow_out_init(struct ow_out *o, const struct ow_out_opts *opts,
+		 struct ow_episodes *shared)
 {
 	memset(o, 0, sizeof(*o));
 	o->o = *opts;
+	ow_ep_ref_init(&o->ep, shared);
+}
+
+void ow_out_free(struct ow_out *o)
+{
+	ow_ep_ref_free(&o->ep);
 }
 
 /* ------------------------------------------------------------- words */
@@ -161,40 +168,24 @@ void ow_out_violation(struct ow_out *o, const struct ow_violation *v)
 
 /* ---------------------------------------------------------- requests */
 
-static int find_req(const struct ow_out *o, __u32 pid)
+static struct ow_episodes *model(struct ow_out *o)
 {
-	for (unsigned int i = 0; i < o->nr_req; i++)
-		if (o->req[i].pid == pid)
-			return i;
-	return -1;
+	return ow_ep_of(&o->ep);
 }
 
-static void drop_req(struct ow_out *o, unsigned int i)
+/*
+ * The request of pid as the model holds it, or as it was before this
+ * event ended it (a veto, a fallback, a kill), or NULL.
+ */
+static const struct ow_ep_request *find_req(struct ow_out *o, __u32 pid)
 {
-	memmove(&o->req[i], &o->req[i + 1],
-		(o->nr_req - i - 1) * sizeof(o->req[0]));
-	o->nr_req--;
-}
+	const struct ow_ep_request *r = ow_episodes_request(model(o), pid);
+	const struct ow_ep_change *ch;
 
-/* A full table gives up its oldest settled entry, else nothing. */
-static struct ow_out_req *new_req(struct ow_out *o)
-{
-	for (unsigned int i = 0; o->nr_req == OW_OUT_MAX_REQUESTS &&
-				 i < o->nr_req; i++)
-		if (o->req[i].settled)
-			drop_req(o, i);
-	if (o->nr_req == OW_OUT_MAX_REQUESTS)
-		return NULL;
-	return &o->req[o->nr_req++];
-}
-
-static unsigned int waiting_on(const struct ow_out *o, __s32 nid)
-{
-	unsigned int n = 0;
-
-	for (unsigned int i = 0; i < o->nr_req; i++)
-		n += o->req[i].nid == nid && !o->req[i].settled;
-	return n;
+	if (r)
+		return r;
+	ch = ow_episodes_change(model(o), pid);
+	return ch ? &ch->r : NULL;
 }
 
 /* Asking again while waiting keeps the first request's clock. */
@@ -202,24 +193,7 @@ static void on_request(struct ow_out *o, const struct oomwatch_event *ev,
 		       const struct ow_requester *who, bool show)
 {
 	const char *comm = ev->request.comm;
-	int i = find_req(o, ev->request.pid);
-	struct ow_out_req *r = NULL;
 
-	if (i >= 0 && o->req[i].settled)
-		drop_req(o, i);
-	else if (i >= 0)
-		r = &o->req[i];
-	if (!r) {
-		r = new_req(o);
-		if (r) {
-			r->pid = ev->request.pid;
-			r->nid = ev->request.nid;
-			memcpy(r->comm, comm, sizeof(r->comm));
-			r->ts_ns = ev->ts_ns;
-			r->who = who ? *who : (struct ow_requester){ 0 };
-			r->settled = false;
-		}
-	}
 	if (!show)
 		return;
 	prefix(o, ev->ts_ns, "REQUEST");
@@ -227,20 +201,20 @@ static void on_request(struct ow_out *o, const struct oomwatch_event *ev,
 		"gfp 0x%x; waits for kswapd's verdict (%u waiting on node %d)\n",
 		task(comm, ev->request.pid).s, memcg_text(who).s,
 		ev->request.nid, ev->request.order, ev->request.gfp_flags,
-		waiting_on(o, ev->request.nid), ev->request.nid);
+		ow_episodes_waiting_on(model(o), ev->request.nid),
+		ev->request.nid);
 }
 
 /* "hog[200] memcg 4" from the request table, or what the event says. */
-static struct text requester(const struct ow_out *o,
+static struct text requester(struct ow_out *o,
 			     const struct oomwatch_event *ev, __u32 pid)
 {
-	int i = find_req(o, pid);
+	const struct ow_ep_request *r = find_req(o, pid);
 	struct text t;
 
-	if (i >= 0)
-		snprintf(t.s, sizeof(t.s), "%s %s",
-			 task(o->req[i].comm, pid).s,
-			 memcg_text(&o->req[i].who).s);
+	if (r)
+		snprintf(t.s, sizeof(t.s), "%s %s", task(r->comm, pid).s,
+			 memcg_text(&r->who).s);
 	else if (ev->type != OW_OOM_GRANT && ev->request.comm[0])
 		snprintf(t.s, sizeof(t.s), "%s",
 			 task(ev->request.comm, pid).s);
@@ -252,15 +226,15 @@ static struct text requester(const struct ow_out *o,
 }
 
 /* lead: "waiting " or "after ", followed by how long it has waited. */
-static struct text waited(const struct ow_out *o, __u32 pid,
+static struct text waited(struct ow_out *o, __u32 pid,
 			  unsigned long long now, const char *lead)
 {
-	int i = find_req(o, pid);
+	const struct ow_ep_request *r = find_req(o, pid);
 	struct text t;
 
-	if (i >= 0)
+	if (r)
 		snprintf(t.s, sizeof(t.s), "%s%llu ms", lead,
-			 ms_between(o->req[i].ts_ns, now));
+			 ms_between(r->ts_ns, now));
 	else
 		snprintf(t.s, sizeof(t.s), "request not seen");
 	return t;
@@ -285,14 +259,6 @@ static void on_defer(struct ow_out *o, const struct oomwatch_event *ev,
 	fputc('\n', o->o.f);
 }
 
-static void end_request(struct ow_out *o, __u32 pid)
-{
-	int i = find_req(o, pid);
-
-	if (i >= 0)
-		drop_req(o, i);
-}
-
 static void on_veto(struct ow_out *o, const struct oomwatch_event *ev,
 		    bool show)
 {
@@ -305,7 +271,6 @@ static void on_veto(struct ow_out *o, const struct oomwatch_event *ev,
 			waited(o, ev->request.pid, ev->ts_ns, "after ").s,
 			ow_verdict_reason_name(r), veto_text(r));
 	}
-	end_request(o, ev->request.pid);
 }
 
 static void on_fallback(struct ow_out *o, const struct oomwatch_event *ev,
@@ -314,10 +279,6 @@ static void on_fallback(struct ow_out *o, const struct oomwatch_event *ev,
 	unsigned int r = ev->request.reason;
 	int bound = o->o.cfg.oom_arbiter_fallback_ms;
 
-	o->permit = OW_OOM_FALLBACK;
-	o->permit_seq = ev->seq;
-	o->permit_ts = ev->ts_ns;
-	o->permit_nid = ev->request.nid;
 	if (show) {
 		prefix(o, ev->ts_ns, "FALLBACK");
 		fprintf(o->o.f, "%s on node %d after %u ms: ",
@@ -335,7 +296,6 @@ static void on_fallback(struct ow_out *o, const struct oomwatch_event *ev,
 				ow_verdict_reason_name(r), rule_text(r));
 		fprintf(o->o.f, " -> stock OOM path\n");
 	}
-	end_request(o, ev->request.pid);
 }
 
 /* ------------------------------------------------------------- grant */
@@ -368,47 +328,30 @@ static void grant_evidence(struct ow_out *o, const struct oomwatch_event *ev)
 		ev->grant.low_reclaimed ? " (!)" : "");
 }
 
-static bool settled_by(const struct ow_out_req *r,
-		       const struct oomwatch_event *ev)
-{
-	return r->nid == ev->grant.nid || r->pid == ev->grant.pid;
-}
-
+/* Every waiter on the node stops waiting: one will kill. */
 static void on_grant(struct ow_out *o, const struct oomwatch_event *ev,
 		     bool show)
 {
-	unsigned int settles = 0, i = 0;
+	const struct ow_ep_step *st = &model(o)->step;
+	unsigned int settles = 0;
 	bool named = false;
 
-	/* Settled by an earlier grant on this node and never ended: gone. */
-	while (i < o->nr_req) {
-		if (o->req[i].settled && settled_by(&o->req[i], ev))
-			drop_req(o, i);
-		else
-			i++;
+	if (!show)
+		return;
+	for (size_t k = 0; k < st->nr_change; k++) {
+		if (!st->change[k].ended || st->change[k].why != OW_END_GRANT)
+			continue;
+		settles++;
+		named |= st->change[k].r.pid == ev->grant.pid;
 	}
-	for (unsigned int k = 0; k < o->nr_req; k++) {
-		settles += settled_by(&o->req[k], ev);
-		named |= o->req[k].pid == ev->grant.pid;
-	}
-	if (show) {
-		prefix(o, ev->ts_ns, "GRANT");
-		fprintf(o->o.f, "node %d, kill allowed: oldest request %s (%s), "
-			"settles %u waiting request%s; ", ev->grant.nid,
-			requester(o, ev, ev->grant.pid).s,
-			waited(o, ev->grant.pid, ev->ts_ns, "waiting ").s,
-			settles + !named, settles + !named == 1 ? "" : "s");
-		grant_evidence(o, ev);
-		fputc('\n', o->o.f);
-	}
-	/* Every waiter on the node stops waiting: one will kill. */
-	for (unsigned int k = 0; k < o->nr_req; k++)
-		if (settled_by(&o->req[k], ev))
-			o->req[k].settled = true;
-	o->permit = OW_OOM_GRANT;
-	o->permit_seq = ev->seq;
-	o->permit_ts = ev->ts_ns;
-	o->permit_nid = ev->grant.nid;
+	prefix(o, ev->ts_ns, "GRANT");
+	fprintf(o->o.f, "node %d, kill allowed: oldest request %s (%s), "
+		"settles %u waiting request%s; ", ev->grant.nid,
+		requester(o, ev, ev->grant.pid).s,
+		waited(o, ev->grant.pid, ev->ts_ns, "waiting ").s,
+		settles + !named, settles + !named == 1 ? "" : "s");
+	grant_evidence(o, ev);
+	fputc('\n', o->o.f);
 }
 
 /* -------------------------------------------------------------- kill */
@@ -499,6 +442,8 @@ static const struct ow_out_victim *find_victim(const struct ow_out *o,
 static void kill_line(struct ow_out *o, const struct oomwatch_event *ev,
 		      bool global)
 {
+	const struct ow_ep_step *st = &model(o)->step;
+	const struct ow_ep_permit *p = &st->permit;
 	FILE *f = o->o.f;
 	unsigned long long rss = ev->victim.anon_rss_kb +
 				 ev->victim.file_rss_kb +
@@ -520,14 +465,17 @@ static void kill_line(struct ow_out *o, const struct oomwatch_event *ev,
 		fputc('\n', f);
 		return;
 	}
-	if (o->permit)
+	if (st->kill_group)
+		fprintf(f, ", the same OOM as the KILL seq %llu "
+			"(memory.oom.group)", st->group_seq);
+	if (p->type)
 		fprintf(f, ", %llu ms after %s seq %llu on node %d",
-			ms_between(o->permit_ts, ev->ts_ns),
-			o->permit == OW_OOM_GRANT ? "GRANT" : "FALLBACK",
-			o->permit_seq, o->permit_nid);
+			ms_between(p->ts_ns, ev->ts_ns),
+			p->type == OW_OOM_GRANT ? "GRANT" : "FALLBACK",
+			p->seq, p->nid);
 	else
 		fprintf(f, ", no GRANT or FALLBACK before it (stock path)");
-	if (o->permit != OW_OOM_GRANT)
+	if (p->type != OW_OOM_GRANT)
 		retry_evidence(o);
 	token_context(o);
 	fputc('\n', f);
@@ -541,14 +489,9 @@ static void on_kill(struct ow_out *o, const struct oomwatch_event *ev,
 	if (show)
 		kill_line(o, ev, global);
 	remember_victim(o, ev);
-	end_request(o, ev->victim.pid);
-	/* The killer took the grant: its request has ended too. */
-	if (global && o->permit == OW_OOM_GRANT)
-		end_request(o, ev->pid);
-	if (!global)
+	if (!global || model(o)->step.kill_group)
 		return;
-	/* A new episode: what allowed this kill and its evidence are spent. */
-	o->permit = 0;
+	/* A new episode: the evidence of this one is spent. */
 	o->nr_retry = 0;
 	o->kept_folios = 0;
 	o->kept_shown = false;
@@ -586,8 +529,6 @@ static void on_reaper_or_exit(struct ow_out *o, const struct oomwatch_event *ev,
 	__u32 pid = exit ? ev->exit.tgid : ev->reaper.pid;
 	const struct ow_out_victim *v = find_victim(o, pid);
 
-	if (exit)
-		end_request(o, pid);
 	if (!show)
 		return;
 	prefix(o, ev->ts_ns, exit ? "EXIT" : "REAPED");
@@ -723,6 +664,7 @@ static void on_token_pass(struct ow_out *o, const struct oomwatch_event *ev,
 void ow_out_event(struct ow_out *o, const struct oomwatch_event *ev,
 		  const struct ow_requester *who, bool show)
 {
+	ow_ep_ref_feed(&o->ep, ev, who);
 	if (!o->started) {
 		o->started = true;
 		o->t0 = ev->ts_ns;

@@ -30,7 +30,9 @@
  * JSON output and the summary's counts.
  *
  * All state is updated from every event, shown or not, so a filtered
- * timeline still quotes the whole evidence.
+ * timeline still quotes the whole evidence.  Requests, what a grant
+ * settles, what allowed a kill and which kills are one memory.oom.group
+ * OOM come from the episode model (episodes.h), as for the checker.
  */
 #ifndef OW_OUTPUT_H
 #define OW_OUTPUT_H
@@ -54,23 +56,8 @@ struct ow_out_opts {
 	struct ow_config cfg;		/* for the wording of timeouts */
 };
 
-#define OW_OUT_MAX_REQUESTS	256
 #define OW_OUT_MAX_RETRY	16
 #define OW_OUT_MAX_VICTIMS	32
-
-/*
- * A request seen, kept until its own end (veto, fallback, the task
- * killed or gone) so that those lines can still name it after a grant
- * has settled it.
- */
-struct ow_out_req {
-	__u32 pid;
-	__s32 nid;
-	char comm[OOMWATCH_COMM_LEN];
-	unsigned long long ts_ns;
-	struct ow_requester who;
-	bool settled;		/* by a grant: no longer waiting */
-};
 
 /* The allocator's view of one zone, from oom:reclaim_retry_zone. */
 struct ow_out_retry {
@@ -97,14 +84,7 @@ struct ow_out {
 	unsigned long long t0;
 	unsigned long long last_ts;
 
-	struct ow_out_req req[OW_OUT_MAX_REQUESTS];
-	unsigned int nr_req;
-
-	/* What allows the next global kill: a grant, a fallback, or none. */
-	unsigned int permit;		/* OW_OOM_GRANT, OW_OOM_FALLBACK, 0 */
-	unsigned long long permit_seq;
-	unsigned long long permit_ts;
-	__s32 permit_nid;
+	struct ow_ep_ref ep;		/* requests, grants, permits */
 
 	/* Since the last global kill. */
 	struct ow_out_retry retry[OW_OUT_MAX_RETRY];
@@ -121,7 +101,13 @@ struct ow_out {
 	unsigned int nr_victim;
 };
 
-void ow_out_init(struct ow_out *o, const struct ow_out_opts *opts);
+/*
+ * shared: the run's episode model, fed before each event reaches the
+ * timeline; NULL: it keeps and feeds its own.
+ */
+void ow_out_init(struct ow_out *o, const struct ow_out_opts *opts,
+		 struct ow_episodes *shared);
+void ow_out_free(struct ow_out *o);
 /* The column titles. */
 void ow_out_columns(struct ow_out *o);
 /* who: the requester's memcg for request-type events (may be NULL). */

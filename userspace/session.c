@@ -26,6 +26,7 @@ struct ow_session {
 	FILE *record;
 	bool record_failed;
 	int record_errno;
+	struct ow_episodes episodes;	/* fed once per event, read by all */
 	struct ow_checker checker;
 	struct ow_stats stats;
 	struct ow_out out;
@@ -53,7 +54,8 @@ struct ow_session *ow_session_new(const struct ow_session_opts *opts)
 			return NULL;
 		}
 	}
-	ow_stats_init(&s->stats);
+	ow_episodes_init(&s->episodes);
+	ow_stats_init(&s->stats, &s->episodes);
 	return s;
 }
 
@@ -65,6 +67,12 @@ void ow_session_free(struct ow_session *s)
 		fclose(s->record);
 	ow_svg_free(s->svg);
 	ow_stats_free(&s->stats);
+	if (s->started) {
+		ow_checker_free(&s->checker);
+		ow_filter_free(&s->filter);
+		ow_out_free(&s->out);
+	}
+	ow_episodes_free(&s->episodes);
 	free(s);
 }
 
@@ -120,7 +128,7 @@ static void start_output(struct ow_session *s)
 
 	s->timeline = !cli->json && !cli->summary_only;
 	s->json_events = cli->json && !cli->summary_only;
-	ow_out_init(&s->out, &oo);
+	ow_out_init(&s->out, &oo, &s->episodes);
 	if (s->timeline)
 		ow_out_columns(&s->out);
 }
@@ -147,9 +155,11 @@ int ow_session_start(struct ow_session *s, const struct ow_header *h)
 	co.kswapd_period_ms = s->hdr.kswapd_period_ms;
 	co.report = report;
 	co.ctx = s;
+	co.episodes = &s->episodes;
 	ow_checker_init(&s->checker, &s->hdr.config, &co);
 	ow_filter_init(&s->filter, cli->pid, s->o.cgroup,
-		       s->o.live && s->o.cgroup && s->o.cgroup->path[0]);
+		       s->o.live && s->o.cgroup && s->o.cgroup->path[0],
+		       &s->episodes);
 	start_output(s);
 	if (cli->json)
 		ow_json_write_header(s->o.out, &s->hdr.config, s->hdr.kernel,
@@ -193,6 +203,8 @@ void ow_session_event(struct ow_session *s, const struct oomwatch_event *ev)
 	if (ev->ts_ns > s->last_ts)
 		s->last_ts = ev->ts_ns;
 	requester_of(s, ev, &who);
+	/* The model first: every view below reads what this event did. */
+	ow_episodes_feed(&s->episodes, ev, &who);
 	show = ow_filter_event(&s->filter, ev, &who);
 	if (s->record)
 		record_result(s, ow_json_write_event(s->record, ev));

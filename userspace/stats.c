@@ -44,16 +44,18 @@ int ow_percentiles(unsigned long long *v, size_t n, struct ow_pct *out)
 	return 0;
 }
 
-void ow_stats_init(struct ow_stats *s)
+void ow_stats_init(struct ow_stats *s, struct ow_episodes *shared)
 {
 	memset(s, 0, sizeof(*s));
+	ow_ep_ref_init(&s->ep, shared);
 }
 
 void ow_stats_free(struct ow_stats *s)
 {
 	free(s->request_to_verdict.v);
 	free(s->unreclaimable_to_kill.v);
-	ow_stats_init(s);
+	ow_ep_ref_free(&s->ep);
+	memset(s, 0, sizeof(*s));
 }
 
 static void add_sample(struct ow_stats *s, struct ow_samples *x,
@@ -81,109 +83,38 @@ static unsigned long long since(unsigned long long from, unsigned long long to)
 	return to > from ? to - from : 0;
 }
 
-static int find_open(const struct ow_stats *s, __u32 pid)
+/* Every wait the event ended, whatever ended it: one answer for all views. */
+static void on_ended(struct ow_stats *s, const struct ow_ep_step *st,
+		     unsigned long long ts)
 {
-	for (unsigned int i = 0; i < s->nr_open; i++)
-		if (s->open[i].pid == pid)
-			return i;
-	return -1;
+	for (size_t i = 0; i < st->nr_change; i++)
+		if (st->change[i].ended)
+			add_sample(s, &s->request_to_verdict,
+				   since(st->change[i].r.ts_ns, ts));
 }
 
-static void on_request(struct ow_stats *s, const struct oomwatch_event *ev)
+/* A new episode; a further member of a memory.oom.group kill is not. */
+static void on_kill(struct ow_stats *s, const struct ow_ep_step *st,
+		    unsigned long long ts)
 {
-	/* The first request of a waiting task starts its clock. */
-	if (find_open(s, ev->request.pid) >= 0 ||
-	    s->nr_open == OW_STATS_MAX_REQUESTS)
-		return;
-	s->open[s->nr_open].pid = ev->request.pid;
-	s->open[s->nr_open].nid = ev->request.nid;
-	s->open[s->nr_open].ts_ns = ev->ts_ns;
-	s->nr_open++;
-}
-
-static void close_open(struct ow_stats *s, unsigned int i,
-		       unsigned long long ts)
-{
-	add_sample(s, &s->request_to_verdict, since(s->open[i].ts_ns, ts));
-	s->open[i] = s->open[--s->nr_open];
-}
-
-static void on_verdict(struct ow_stats *s, __u32 pid, unsigned long long ts)
-{
-	int i = find_open(s, pid);
-
-	if (i >= 0)
-		close_open(s, i, ts);
-}
-
-/* The grant ends the wait of everyone on its node, named or not. */
-static void on_grant(struct ow_stats *s, const struct oomwatch_event *ev)
-{
-	unsigned int i = 0;
-
-	on_verdict(s, ev->grant.pid, ev->ts_ns);
-	while (i < s->nr_open) {
-		if (s->open[i].nid == ev->grant.nid)
-			close_open(s, i, ev->ts_ns);
-		else
-			i++;
-	}
-}
-
-static void on_kill(struct ow_stats *s, const struct oomwatch_event *ev)
-{
-	if (!ow_kill_is_global(ev))
+	if (!st->kill_global || st->kill_group)
 		return;
 	s->episodes++;
-	for (int nid = 0; nid < OW_STATS_MAX_NODES; nid++) {
-		if (!s->node_set[nid])
-			continue;
+	for (size_t i = 0; i < st->nr_spell; i++)
 		add_sample(s, &s->unreclaimable_to_kill,
-			   since(s->node_ts[nid], ev->ts_ns));
-		s->node_set[nid] = false;
-	}
-}
-
-static void on_unrecl(struct ow_stats *s, const struct oomwatch_event *ev)
-{
-	__s32 nid = ev->unrecl.nid;
-
-	if (nid < 0 || nid >= OW_STATS_MAX_NODES)
-		return;
-	if (ev->type == OW_UNRECLAIMABLE_SET && !s->node_set[nid]) {
-		s->node_set[nid] = true;
-		s->node_ts[nid] = ev->ts_ns;
-	} else if (ev->type == OW_UNRECLAIMABLE_CLEAR &&
-		   ev->unrecl.reason != OW_CLEAR_TIMEOUT) {
-		s->node_set[nid] = false;
-	}
+			   since(st->spell_ts[i], ts));
 }
 
 void ow_stats_feed(struct ow_stats *s, const struct oomwatch_event *ev)
 {
+	const struct ow_ep_step *st;
+
+	ow_ep_ref_feed(&s->ep, ev, NULL);
+	st = &ow_ep_of(&s->ep)->step;
 	s->events++;
 	s->count[ev->type < OW_NR_TYPES ? ev->type : 0]++;
-	switch (ev->type) {
-	case OW_OOM_REQUEST:
-		on_request(s, ev);
-		break;
-	case OW_OOM_VETO:
-	case OW_OOM_FALLBACK:
-		on_verdict(s, ev->request.pid, ev->ts_ns);
-		break;
-	case OW_OOM_GRANT:
-		on_grant(s, ev);
-		break;
-	case OW_MARK_VICTIM:
-		on_kill(s, ev);
-		break;
-	case OW_UNRECLAIMABLE_SET:
-	case OW_UNRECLAIMABLE_CLEAR:
-		on_unrecl(s, ev);
-		break;
-	default:
-		break;
-	}
+	on_ended(s, st, ev->ts_ns);
+	on_kill(s, st, ev->ts_ns);
 }
 
 void ow_stats_lost(struct ow_stats *s, unsigned long long count)

@@ -5,18 +5,24 @@
  * Counts per event type, OOM episodes (global kills, as the checker
  * defines them), and two latency series in nanoseconds:
  *
- *  request_to_verdict    oom_request to the verdict that ends the wait:
+ *  request_to_verdict    oom_request to what ends the wait, as the
+ *                        episode model (episodes.h) says for every view:
  *                        an oom_grant on the request's node (whichever
  *                        pid it names: a grant settles every request
- *                        waiting there), or an oom_veto or oom_fallback
- *                        naming the pid.  oom_defer is no verdict: the
- *                        task keeps waiting.  A task asking again while
- *                        it waits keeps its first request's clock;
+ *                        waiting there), an oom_veto or oom_fallback
+ *                        naming the pid, its node's recovery, the
+ *                        requester's kill or exit.  oom_defer is no
+ *                        verdict: the task keeps waiting.  A task asking
+ *                        again while it waits keeps its first request's
+ *                        clock;
  *  unreclaimable_to_kill per node, from the first unreclaimable_set since
  *                        the previous global kill (a clear by progress or
  *                        freed pages starts over; one by the timer does
  *                        not, the node is still hopeless) to the next
  *                        global kill.
+ *
+ * An OOM episode is a global kill; the further members of one
+ * memory.oom.group kill are the same episode.
  *
  * Samples are kept in growable arrays (malloc); when memory runs out a
  * sample is dropped and counted, never the program.
@@ -28,9 +34,6 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "checker.h"
-
-#define OW_STATS_MAX_REQUESTS	256
-#define OW_STATS_MAX_NODES	64
 
 struct ow_samples {
 	unsigned long long *v;
@@ -63,20 +66,14 @@ struct ow_stats {
 	struct ow_samples request_to_verdict;
 	struct ow_samples unreclaimable_to_kill;
 
-	/* oom_requests waiting for their verdict */
-	struct {
-		__u32 pid;
-		__s32 nid;
-		unsigned long long ts_ns;
-	} open[OW_STATS_MAX_REQUESTS];
-	unsigned int nr_open;
-
-	/* start of each node's unreclaimable episode, while node_set */
-	bool node_set[OW_STATS_MAX_NODES];
-	unsigned long long node_ts[OW_STATS_MAX_NODES];
+	struct ow_ep_ref ep;		/* requests, kills, unreclaimable spells */
 };
 
-void ow_stats_init(struct ow_stats *s);
+/*
+ * shared: the run's episode model, fed before each event reaches the
+ * statistics; NULL: they keep and feed their own.
+ */
+void ow_stats_init(struct ow_stats *s, struct ow_episodes *shared);
 void ow_stats_feed(struct ow_stats *s, const struct oomwatch_event *ev);
 void ow_stats_lost(struct ow_stats *s, unsigned long long count);
 void ow_stats_free(struct ow_stats *s);

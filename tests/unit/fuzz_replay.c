@@ -115,8 +115,9 @@ static void check_summary(struct ow_stats *s, const struct ow_checker *c)
 	free(buf);
 }
 
-/* Static: the checker and the reader are tens of kilobytes. */
+/* Static: the reader is tens of kilobytes. */
 static struct ow_reader r;
+static struct ow_episodes ep;	/* one model for every view, as a session */
 static struct ow_checker c;
 static struct ow_stats s;
 static struct ow_out o;
@@ -156,7 +157,7 @@ static void views_open(struct views *v, const struct ow_config *cfg)
 	v->text = open_memstream(&v->text_buf, &v->text_len);
 	v->svg = ow_svg_new();
 	oo.f = v->text;
-	ow_out_init(&o, &oo);
+	ow_out_init(&o, &oo, &ep);
 	ow_reorder_init(&ro, 0, 0);
 }
 
@@ -167,7 +168,7 @@ static void views_event(struct views *v, const struct oomwatch_event *ev,
 				    .memcg_id = ev->seq };
 
 	if (!started)
-		ow_filter_init(&flt, ev->tgid, NULL, false);
+		ow_filter_init(&flt, ev->tgid, NULL, false, &ep);
 	ow_out_event(&o, ev, &who, ow_filter_event(&flt, ev, &who));
 	ow_svg_event(v->svg, ev);
 	/* force: no waiting, but still the lowest seq first */
@@ -200,6 +201,8 @@ static void check_views(struct views *v)
 	free(pic);
 	free(v->text_buf);
 	ow_svg_free(v->svg);
+	ow_out_free(&o);
+	ow_filter_free(&flt);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -221,8 +224,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	ow_check_opts_default(&opts);
 	opts.report = check_violation;
+	opts.episodes = &ep;
 	ow_reader_init(&r, f, "fuzz");
-	ow_stats_init(&s);
+	ow_episodes_init(&ep);
+	ow_stats_init(&s, &ep);
+	memset(&flt, 0, sizeof(flt));
 	views_open(&v, &cfg);
 	while (ow_reader_next(&r, &rec) == 1) {
 		check_round_trip(&rec);
@@ -236,6 +242,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			started = true;
 		}
 		if (rec.kind == OW_REC_EVENT) {
+			struct ow_requester who = { .known = rec.event.seq & 1,
+						    .memcg_id = rec.event.seq };
+
+			/* the model first, then every view, as a session */
+			ow_episodes_feed(&ep, &rec.event, &who);
 			views_event(&v, &rec.event, events++ > 0);
 			ow_checker_feed(&c, &rec.event);
 			ow_stats_feed(&s, &rec.event);
@@ -256,5 +267,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (v.popped != events)
 		abort();
 	ow_stats_free(&s);
+	ow_checker_free(&c);
+	ow_episodes_free(&ep);
 	return 0;
 }

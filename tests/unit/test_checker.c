@@ -62,6 +62,11 @@
 #define RELEASE(t, p)	E(t, OW_TOKEN_RELEASE, .token = { .tgid = (p), \
 					.reason = OW_TOKEN_IDLE })
 #define TICK(t)		E(t, OW_KSWAPD_WAKE, .kswapd = { .nid = 0 })
+/* A kill by task k (the one in out_of_memory()), a task k's own event. */
+#define KILL_BY(t, k, v) E_BY(t, OW_MARK_VICTIM, k, "waiter", .victim = { \
+		.pid = (v), .constraint = OW_CONSTRAINT_GLOBAL, .comm = "hog" })
+#define RECLAIM_BY(t, k) E_BY(t, OW_DIRECT_BEGIN, k, "waiter", \
+		.direct = { .order = 0 })
 #define RAW(s, c, t)	{ .seq = (s), .cpu = (c), .ts_ns = MS(t), \
 			  .type = OW_KSWAPD_WAKE }
 
@@ -85,6 +90,7 @@ struct ccase {
 	unsigned long long end_ms;	/* finish(); 0: at the last event */
 	unsigned int pending;		/* requests pending after finish */
 	struct expect want[4];
+	const char *says;		/* in the first violation's message */
 };
 
 /*         arbiter timeout fallback token bypass_prio */
@@ -146,6 +152,31 @@ static const struct ccase cases[] = {
 	{ "no_kill_without_grant: grant without zone evidence (breaks)", &ARB,
 	  TRACE(GRANT_EV(0, 10, 5000, 0, 1, 0, 5)),
 	  .want = { { I1, 0 } } },
+	/* #15 item 1: memory.oom.group kills every member in one OOM */
+	{ "no_kill_without_grant: a memory.oom.group kill is one OOM", &ARB,
+	  TRACE(REQ(0, 10), GRANT(5000, 10), KILL_BY(5001, 10, 20),
+		KILL_BY(5001, 10, 21), KILL_BY(5002, 10, 22), EXIT(5100, 20),
+		EXIT(5101, 21), EXIT(5102, 22)) },
+	{ "no_kill_without_grant: the killer's own event ends its OOM (breaks)",
+	  &ARB, TRACE(GRANT(0, 10), KILL_BY(1, 10, 20), RECLAIM_BY(2, 10),
+		      KILL_BY(3, 10, 21)),
+	  .want = { { I1, 3 } } },
+	{ "no_kill_without_grant: another task's kill is not the group (breaks)",
+	  &ARB, TRACE(GRANT(0, 10), KILL_BY(1, 10, 20), KILL_BY(2, 11, 21)),
+	  .want = { { I1, 2 } } },
+	/* #15 item 2: the grant's evidence against the recorded timeline */
+	{ "no_kill_without_grant: grant 17 ms after recovery claims 5200 ms (breaks)",
+	  &ARB, TRACE(CLEAR(0, 0, PROGRESS, 5200),
+		      GRANT_EV(17, 10, 5200, 0, 1, 2, 5)),
+	  .want = { { I1, 1 } } },
+	{ "no_kill_without_grant: grant claims more than the set's age (breaks)",
+	  &ARB, TRACE(SET(0, 0), GRANT_EV(3000, 10, 5000, 0, 1, 2, 5)),
+	  .want = { { I1, 1 } } },
+	{ "no_kill_without_grant: grant after the timer clear keeps its duration",
+	  &ARB, TRACE(SET(0, 0), CLEAR(5000, 0, TIMEOUT, 5000),
+		      GRANT(5100, 10), KILL(5101, 20)) },
+	{ "no_kill_without_grant: grant on a node never seen is trusted", &ARB,
+	  TRACE(SET(0, 1), GRANT_EV(10, 10, 5200, 0, 1, 2, 5)) },
 
 	/* 2 one_kill_per_episode */
 	{ "one_kill_per_episode: victim exits before the next grant", &ARB,
@@ -155,7 +186,20 @@ static const struct ccase cases[] = {
 	  TRACE(GRANT(0, 10), KILL(1, 20), REAPED(2, 20), GRANT(3, 11)) },
 	{ "one_kill_per_episode: memory recovered before the next grant", &ARB,
 	  TRACE(GRANT(0, 10), KILL(1, 20), CLEAR(2, 0, FREED, 100),
-		GRANT(3, 11)) },
+		SET(3, 0), GRANT(5003, 11)) },
+	/* #15 item 1: one OOM, several members, one episode */
+	{ "one_kill_per_episode: the group's members all exit, then a grant",
+	  &ARB, TRACE(GRANT(0, 10), KILL_BY(1, 10, 20), KILL_BY(1, 10, 21),
+		      EXIT(2, 20), EXIT(3, 21), GRANT(4, 11)) },
+	{ "one_kill_per_episode: a group member still lives (breaks)", &ARB,
+	  TRACE(GRANT(0, 10), KILL_BY(1, 10, 20), KILL_BY(1, 10, 21),
+		EXIT(2, 20), GRANT(3, 11)),
+	  .want = { { I2, 4 } } },
+	/* #15 item 3: recovery is per node */
+	{ "one_kill_per_episode: recovery on another node ends nothing (breaks)",
+	  &ARB, TRACE(GRANT_N(0, 10, 0), KILL(1, 20),
+		      CLEAR(2, 1, PROGRESS, 100), GRANT_N(3, 11, 0)),
+	  .want = { { I2, 3 } } },
 	{ "one_kill_per_episode: a vetoed grant kills nobody", &ARB,
 	  TRACE(GRANT(0, 10), VETO(1, 10), GRANT(2, 11)) },
 	{ "one_kill_per_episode: the grant's taker found memory (alloc_ok)",
@@ -230,6 +274,17 @@ static const struct ccase cases[] = {
 	{ "liveness: another node's grant resolves nothing (breaks)", &ARB,
 	  TRACE(REQ_N(0, 10, 0), GRANT_N(5000, 11, 1), KILL(5001, 20)),
 	  .end_ms = 16000, .want = { { I3, 0 } } },
+	/* #15 item 3: recovery settles the requests of its node only */
+	{ "liveness: recovery on another node settles nothing (breaks)", &ARB,
+	  TRACE(REQ_N(0, 10, 0), CLEAR(100, 1, PROGRESS, 100), TICK(29000)),
+	  .want = { { I3, 0 } } },
+	{ "liveness: recovery on the request's node settles it", &ARB,
+	  TRACE(REQ_N(0, 10, 1), CLEAR(100, 1, PROGRESS, 100), TICK(29000)) },
+	/* #15 item 4: no node or request limit */
+	{ "liveness: a request on node 4096 is held to its bound (breaks)",
+	  &ARB, TRACE(REQ_N(0, 10, 4096), CLEAR(100, 0, PROGRESS, 100),
+		      TICK(29000)),
+	  .want = { { I3, 0 } } },
 	{ "liveness: a grant settles only the requests open then (breaks)",
 	  &ARB, TRACE(REQ_N(0, 10, 0), GRANT_N(100, 10, 0), KILL(101, 20),
 		      EXIT(102, 20), REQ_N(200, 11, 0)),
@@ -305,6 +360,28 @@ static const struct ccase cases[] = {
 	{ "timer_works: cleared by the timer too early (breaks)", &ARB,
 	  TRACE(SET(0, 0), CLEAR(4000, 0, TIMEOUT, 4000)),
 	  .want = { { I5, 1 } } },
+	/* #15 item 2: judged from the recorded set -> clear timestamps */
+	{ "timer_works: a timer clear 1.0 s after the set claims 5200 ms (breaks)",
+	  &ARB, TRACE(SET(0, 0), CLEAR(1000, 0, TIMEOUT, 5200)),
+	  .want = { { I5, 1 } } },
+	{ "timer_works: a timer clear 5.2 s after the set claims 100 ms (breaks)",
+	  &ARB, TRACE(SET(0, 0), CLEAR(5200, 0, TIMEOUT, 100)),
+	  .want = { { I5, 1 } }, .says = "claims 100 ms" },
+	{ "timer_works: a progress clear claims what the record denies (breaks)",
+	  &ARB, TRACE(SET(0, 0), CLEAR(300, 0, PROGRESS, 3000)),
+	  .want = { { I5, 1 } } },
+	{ "timer_works: a claim within the jiffy tolerance", &ARB,
+	  TRACE(SET(0, 0), CLEAR(5000, 0, TIMEOUT, 5019),
+		SET(5100, 0), CLEAR(5200, 0, PROGRESS, 81)) },
+	{ "timer_works: the set before the recording: the claim is trusted",
+	  &ARB, TRACE(CLEAR(1000, 0, TIMEOUT, 5200)) },
+	/* #15 item 4: no node limit */
+	{ "timer_works: node 64 never cleared (breaks)", &ARB,
+	  TRACE(SET(0, 64)), .end_ms = 7000,
+	  .want = { { I5, 0 } } },
+	{ "timer_works: node 70000 never cleared (breaks)", &ARB,
+	  TRACE(SET(0, 70000)), .end_ms = 7000,
+	  .want = { { I5, 0 } } },
 	{ "timer_works: a clear on another node does not count (breaks)", &ARB,
 	  TRACE(SET(0, 0), CLEAR(1000, 1, PROGRESS, 1000)), .end_ms = 7000,
 	  .want = { { I5, 0 } } },
@@ -327,6 +404,13 @@ static const struct ccase cases[] = {
 	{ "record_whole: time goes back on one cpu (breaks)", &STOCK,
 	  TRACE(RAW(5, 0, 10), RAW(6, 1, 5), RAW(7, 0, 9)), .raw = true,
 	  .want = { { I6, 7 } } },
+	/* #15 item 4: no cpu limit */
+	{ "record_whole: time goes back on cpu 512 (breaks)", &STOCK,
+	  TRACE(RAW(5, 512, 10), RAW(6, 1, 5), RAW(7, 512, 9)), .raw = true,
+	  .want = { { I6, 7 } } },
+	{ "record_whole: time goes back on cpu 4000000000 (breaks)", &STOCK,
+	  TRACE(RAW(5, 4000000000u, 10), RAW(6, 4000000000u, 9)), .raw = true,
+	  .want = { { I6, 6 } } },
 	{ "record_whole: events lost (breaks)", &STOCK,
 	  TRACE(TICK(0)), .lost = 3,
 	  .want = { { I6, NONE } } },
@@ -382,6 +466,7 @@ static void run_case(const struct ccase *k)
 	struct ow_checker c;
 	struct seen s = { 0 };
 	unsigned long long last = 0;
+	bool ok;
 
 	ow_check_opts_default(&opts);
 	opts.report = collect;
@@ -399,8 +484,11 @@ static void run_case(const struct ccase *k)
 	}
 	ow_checker_lost(&c, k->lost);
 	ow_checker_finish(&c, k->end_ms ? MS(k->end_ms) : last);
-	if (!tap_ok(matches(&s, k->want, k->pending, &c), "%s", k->name))
+	ok = matches(&s, k->want, k->pending, &c) &&
+	     (!k->says || (s.n && strstr(s.v[0].msg, k->says)));
+	if (!tap_ok(ok, "%s", k->name))
 		show(&s, &c);
+	ow_checker_free(&c);
 }
 
 /* ------------------------------------------------------- other checks */
@@ -411,9 +499,10 @@ static void test_message(void)
 		.seq = 812, .ts_ns = 12345678901ULL, .type = OW_MARK_VICTIM,
 		.victim = { .pid = 77, .comm = "hog" },
 	};
+	/* Another task's kill: the same task's would be one group OOM. */
 	const struct oomwatch_event odd = {
 		.seq = 813, .ts_ns = 12345678902ULL, .type = OW_MARK_VICTIM,
-		.victim = { .pid = 78, .comm = "a\\b\n\xff" },
+		.pid = 5, .victim = { .pid = 78, .comm = "a\\b\n\xff" },
 	};
 	struct ow_check_opts opts;
 	struct ow_checker c;
@@ -429,6 +518,32 @@ static void test_message(void)
 	       !strcmp(s.v[0].msg, "no_kill_without_grant: mark_victim seq 812 at 12.345678s killed pid 77 (hog) with no oom_grant or oom_fallback since the last kill") &&
 	       strstr(s.v[1].msg, "killed pid 78 (a\\x5cb\\x0a\\xff) with"),
 	       "message: names the event, its seq, time, victim; comm escaped");
+	ow_checker_free(&c);
+}
+
+/* #15 item 9: ns where the us would print two times alike. */
+static void test_message_ns(void)
+{
+	const struct oomwatch_event a = {
+		.seq = 59, .ts_ns = 5926826500ULL, .type = OW_KSWAPD_WAKE,
+	};
+	const struct oomwatch_event b = {
+		.seq = 60, .ts_ns = 5926826400ULL, .type = OW_KSWAPD_WAKE,
+	};
+	struct ow_check_opts opts;
+	struct ow_checker c;
+	struct seen s = { 0 };
+
+	ow_check_opts_default(&opts);
+	opts.report = collect;
+	opts.ctx = &s;
+	ow_checker_init(&c, &STOCK, &opts);
+	ow_checker_feed(&c, &a);
+	ow_checker_feed(&c, &b);
+	if (!tap_ok(s.n == 1 && strstr(s.v[0].msg, "seq 60 on cpu 0 at 5.926826400s is earlier than seq 59 at 5.926826500s"),
+		    "message: times in ns where the us hide the difference"))
+		show(&s, &c);
+	ow_checker_free(&c);
 }
 
 static void test_enabled(void)
@@ -450,7 +565,7 @@ static void test_enabled(void)
 	tap_ok(ok, "configuration decides which invariants are checked");
 }
 
-/* More open requests than the table holds, and feeding after finish. */
+/* Feeding after finish is ignored: finish is final. */
 static void test_limits(void)
 {
 	struct oomwatch_event ev = { .type = OW_OOM_REQUEST };
@@ -458,20 +573,50 @@ static void test_limits(void)
 	bool ok;
 
 	ow_checker_init(&c, &ARB, NULL);
-	for (unsigned int i = 0; i < OW_CHECK_MAX_REQUESTS + 10; i++) {
+	for (unsigned int i = 0; i < 300; i++) {
 		ev.seq = i;
 		ev.request.pid = 1000 + i;
 		ow_checker_feed(&c, &ev);
 	}
-	ok = c.untracked_requests == 10;
 	ow_checker_finish(&c, MS(20000));
-	ok &= ow_checker_violations(&c, I3) == OW_CHECK_MAX_REQUESTS;
+	ok = ow_checker_violations(&c, I3) == 300;
 	ev.seq = 99999;
 	ow_checker_feed(&c, &ev);
 	ow_checker_lost(&c, 5);
 	ow_checker_finish(&c, MS(90000));
-	ok &= ow_checker_violations(&c, 0) == OW_CHECK_MAX_REQUESTS;
-	tap_ok(ok, "limits: request table overflow is counted; finish is final");
+	ok &= ow_checker_violations(&c, 0) == 300;
+	ow_checker_free(&c);
+	tap_ok(ok, "limits: finish is final");
+}
+
+/* #15 item 4: the 257th open request is held to its bound too. */
+static void test_many_requests(void)
+{
+	struct oomwatch_event ev = { .type = OW_OOM_REQUEST };
+	struct ow_checker c;
+	bool ok;
+
+	ow_checker_init(&c, &ARB, NULL);
+	for (unsigned int i = 0; i < 1000; i++) {
+		ev.seq = i;
+		ev.request.pid = 1000 + i;
+		ow_checker_feed(&c, &ev);
+	}
+	ow_checker_finish(&c, MS(10000));
+	ok = ow_checker_pending(&c) == 1000;
+	ow_checker_finish(&c, MS(20000));
+	ok &= ow_checker_violations(&c, I3) == 0;
+	ow_checker_free(&c);
+	ow_checker_init(&c, &ARB, NULL);
+	for (unsigned int i = 0; i < 1000; i++) {
+		ev.seq = i;
+		ev.request.pid = 1000 + i;
+		ow_checker_feed(&c, &ev);
+	}
+	ow_checker_finish(&c, MS(20000));
+	ok &= ow_checker_violations(&c, I3) == 1000;
+	ow_checker_free(&c);
+	tap_ok(ok, "limits: 1000 open requests, every one held to its bound");
 }
 
 /* ------------------------------------------------------------ fixtures */
@@ -565,6 +710,7 @@ static void test_fixtures(void)
 			tap_diag("%s (%d records)", r.error, r.records);
 			show(&r.s, &r.c);
 		}
+		ow_checker_free(&r.c);
 	}
 }
 
@@ -573,8 +719,10 @@ int main(void)
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
 		run_case(&cases[i]);
 	test_message();
+	test_message_ns();
 	test_enabled();
 	test_limits();
+	test_many_requests();
 	test_fixtures();
 	return tap_done();
 }

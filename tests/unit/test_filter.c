@@ -184,16 +184,18 @@ static void test_pid(void)
 	struct ow_filter f;
 	bool ok;
 
-	ow_filter_init(&f, 0, NULL, false);
+	ow_filter_init(&f, 0, NULL, false, NULL);
 	ok = !ow_filter_active(&f);
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
 		ok &= ow_filter_event(&f, &cases[i].ev, NULL);
 	tap_ok(ok, "filter: without -p and -c everything is shown");
+	ow_filter_free(&f);
 
-	ow_filter_init(&f, 200, NULL, false);
+	ow_filter_init(&f, 200, NULL, false, NULL);
 	tap_ok(run_cases(&f, cases, ARRAY_SIZE(cases), "-p 200"),
 	       "filter -p: its events, events naming it, grants settling its "
 	       "request, node transitions; not others");
+	ow_filter_free(&f);
 }
 
 static void test_memcg(void)
@@ -221,9 +223,13 @@ static void test_memcg(void)
 	struct ow_filter f;
 	bool ok;
 
-	ow_filter_init(&f, 0, &set, false);
+	ow_filter_init(&f, 0, &set, false, NULL);
 	ok = run_cases(&f, cases, ARRAY_SIZE(cases), "-c");
-	tap_ok(ok && f.requests_unattributed == 1 && f.nr_req == 0,
+	ok = ok && f.requests_unattributed == 1 &&
+	     !ow_episodes_waiting_on(ow_ep_of(&f.ep), 0) &&
+	     !ow_episodes_waiting_on(ow_ep_of(&f.ep), 1);
+	ow_filter_free(&f);
+	tap_ok(ok,
 	       "filter -c: kills and requests by memcg, grants by the requests "
 	       "they settle, other events pass; unknown memcg counted");
 }

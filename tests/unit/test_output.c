@@ -33,9 +33,10 @@ static char *timeline(const struct step *s, size_t n, enum ow_clock clock)
 	size_t len = 0;
 
 	opts.f = open_memstream(&buf, &len);
-	ow_out_init(&o, &opts);
+	ow_out_init(&o, &opts, NULL);
 	for (size_t i = 0; i < n; i++)
 		ow_out_event(&o, &s[i].ev, &s[i].who, !s[i].hide);
+	ow_out_free(&o);
 	fclose(opts.f);
 	return buf;
 }

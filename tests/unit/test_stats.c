@@ -68,7 +68,7 @@ static const struct oomwatch_event trace[] = {
 		.reason = OW_CLEAR_TIMEOUT }),		/* still hopeless */
 	E(5001, OW_UNRECLAIMABLE_SET, .unrecl = { .nid = 0 }),
 	E(5010, OW_OOM_REQUEST, .request = { .pid = 7 }),
-	E(5015, OW_OOM_REQUEST, .request = { .pid = 8, .nid = 1 }),
+	E(5015, OW_OOM_REQUEST, .request = { .pid = 8, .nid = 2 }),
 	E(5020, OW_OOM_GRANT, .grant = { .pid = 2 }),	/* 5000 ms, 10 ms */
 	E(5030, OW_MARK_VICTIM, .victim = { .pid = 3 }),	/* node 0: 5030 */
 	E(5040, OW_MARK_VICTIM, .victim = { .pid = 4,
@@ -85,7 +85,7 @@ static const struct oomwatch_event trace[] = {
 
 static void feed_trace(struct ow_stats *s, struct ow_checker *c)
 {
-	ow_stats_init(s);
+	ow_stats_init(s, NULL);
 	ow_checker_init(c, NULL, NULL);
 	for (size_t i = 0; i < ARRAY_SIZE(trace); i++) {
 		struct oomwatch_event ev = trace[i];
@@ -115,14 +115,72 @@ static void test_series(void)
 	ow_percentiles(s.request_to_verdict.v, s.request_to_verdict.n, &p);
 	/* 3 (veto), 10 (grant on its node), 300 (fallback), 5000 (grant) */
 	tap_ok(p.n == 4 && p.min == MS(3) && p.median == MS(10) &&
-	       p.p95 == MS(5000) && p.max == MS(5000) && s.nr_open == 1 &&
-	       s.open[0].pid == 8,
+	       p.p95 == MS(5000) && p.max == MS(5000) &&
+	       ow_episodes_waiting_on(ow_ep_of(&s.ep), 2) == 1 &&
+	       ow_episodes_request(ow_ep_of(&s.ep), 8),
 	       "stats: request -> verdict: veto, fallback, every request on "
 	       "the grant's node; not defer; clock from the first request");
 	ow_percentiles(s.unreclaimable_to_kill.v, s.unreclaimable_to_kill.n,
 		       &p);
 	tap_ok(p.n == 2 && p.min == MS(500) && p.max == MS(5030),
 	       "stats: unreclaimable -> kill, a timer clear does not restart");
+	ow_stats_free(&s);
+	ow_checker_free(&c);
+}
+
+/* #15 item 1: every member of a memory.oom.group kill, one episode. */
+static void test_group_kill(void)
+{
+	static const struct oomwatch_event group[] = {
+		E(0, OW_UNRECLAIMABLE_SET, .unrecl = { .nid = 0 }),
+		E(5000, OW_OOM_GRANT, .grant = { .pid = 10 }),
+		E_BY(5001, OW_MARK_VICTIM, 10, "w", .victim = { .pid = 20 }),
+		E_BY(5001, OW_MARK_VICTIM, 10, "w", .victim = { .pid = 21 }),
+		E_BY(5002, OW_MARK_VICTIM, 10, "w", .victim = { .pid = 22 }),
+	};
+	struct ow_stats s;
+	bool ok;
+
+	ow_stats_init(&s, NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(group); i++) {
+		struct oomwatch_event ev = group[i];
+
+		ev.seq = i;
+		ow_stats_feed(&s, &ev);
+	}
+	ok = s.episodes == 1 && s.unreclaimable_to_kill.n == 1;
+	if (!ok)
+		tap_diag("%llu episodes, %zu samples", s.episodes,
+			 s.unreclaimable_to_kill.n);
+	tap_ok(ok, "stats: a memory.oom.group kill of 3 members is 1 episode");
+	ow_stats_free(&s);
+}
+
+/* #15 items 3 and 8: a node's recovery ends the waits there, only there. */
+static void test_recovery_ends_wait(void)
+{
+	static const struct oomwatch_event t[] = {
+		E(0, OW_OOM_REQUEST, .request = { .pid = 1, .nid = 0 }),
+		E(10, OW_OOM_REQUEST, .request = { .pid = 2, .nid = 1 }),
+		E(40, OW_UNRECLAIMABLE_CLEAR, .unrecl = { .nid = 1,
+			.reason = OW_CLEAR_PROGRESS }),
+		E(45, OW_OOM_VETO, .request = { .pid = 2, .nid = 1,
+			.reason = OW_VETO_RECOVERED }),	/* no second sample */
+	};
+	struct ow_stats s;
+	bool ok;
+
+	ow_stats_init(&s, NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		struct oomwatch_event ev = t[i];
+
+		ev.seq = i;
+		ow_stats_feed(&s, &ev);
+	}
+	ok = s.request_to_verdict.n == 1 &&
+	     s.request_to_verdict.v[0] == MS(30) &&
+	     ow_episodes_waiting_on(ow_ep_of(&s.ep), 0) == 1;
+	tap_ok(ok, "stats: recovery on node 1 ends its wait, not node 0's");
 	ow_stats_free(&s);
 }
 
@@ -169,7 +227,7 @@ static void test_output(void)
 	ow_stats_free(&s);
 
 	/* No checker, no samples: still a valid summary line. */
-	ow_stats_init(&s);
+	ow_stats_init(&s, NULL);
 	buf = NULL;
 	f = open_memstream(&buf, &len);
 	ow_stats_write_json(f, &s, NULL);
@@ -181,12 +239,15 @@ static void test_output(void)
 	tap_ok(ok, "summary of nothing, without a checker");
 	free(buf);
 	ow_stats_free(&s);
+	ow_checker_free(&c);
 }
 
 int main(void)
 {
 	test_percentiles();
 	test_series();
+	test_group_kill();
+	test_recovery_ends_wait();
 	test_output();
 	return tap_done();
 }

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * oomwatch: one model of the OOM episodes of a run, per node, fed once
+ * per event and read by every view (the checker, the statistics, the
+ * -p/-c filter and the timeline), so that they all answer "which
+ * requests did this settle?" and "is this the same OOM?" the same way.
+ *
+ * What it follows:
+ *
+ *  requests   an oom_request opens a wait (a task asking again while it
+ *             waits keeps its first one).  The wait ends at an oom_grant
+ *             on its node or naming its pid (the grant settles every
+ *             waiter there), an oom_veto or oom_fallback naming it, the
+ *             requester's kill or exit, and an unreclaimable_clear by
+ *             progress or freed pages on its node (memory recovered).  A
+ *             request a grant or a recovery settled is kept, no longer
+ *             waiting, until its own end (veto, fallback, kill, exit, a
+ *             new request by the task, the node's next grant), so that
+ *             those lines can still name it.
+ *  nodes      per node id (any s32): whether it is unreclaimable, since
+ *             which recorded unreclaimable_set, and since which set after
+ *             the last recovery (a timer clear only forces a rescan): the
+ *             timeline a grant's evidence and a clear's duration_ms are
+ *             held to.  A node whose state began before the recording
+ *             has an unknown history: its claims are trusted.
+ *  episodes   per node: a grant opens one (granted, no victim yet); the
+ *             next global kill is its victim; it ends when every victim
+ *             of it is gone (exit or reaped), a veto other than
+ *             episode_open ends the grant's wait on that node, or the
+ *             node recovers.  Recovery on one node ends nothing on
+ *             another.
+ *  kills      a global kill (ow_kill_is_global()) needs a permit: the
+ *             grant or fallback since the previous global kill.  With
+ *             memory.oom.group the kernel kills every member of the group
+ *             in one out_of_memory() call, one mark_victim each: a global
+ *             kill raised by the same task as the previous one, with no
+ *             event of that task's own, no grant and no fallback in
+ *             between, is a further member of that OOM: the same
+ *             episode, the same permit.
+ *
+ * Every table grows (malloc); when memory runs out an item is not kept
+ * and counted in nomem, which the checker reports as a violation: a limit
+ * never hides one silently.
+ *
+ * After each ow_episodes_feed(), step says what the event did; views read
+ * it and the tables, and change nothing but their own bits in marks.
+ */
+#ifndef OW_EPISODES_H
+#define OW_EPISODES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "trace.h"
+
+/* The memcg of the task an OOM request event is about, when known. */
+struct ow_requester {
+	bool known;
+	__u64 memcg_id;
+};
+
+/* A kill that opens an OOM episode and needs a grant (see above). */
+bool ow_kill_is_global(const struct oomwatch_event *ev);
+
+/* Bits of marks owned by the views. */
+#define OW_MARK_LATE	0x1u	/* checker: reported past its bound */
+#define OW_MARK_SHOWN	0x2u	/* filter: its events pass -p/-c */
+
+struct ow_ep_request {
+	__u32 pid;
+	__s32 nid;
+	char comm[OOMWATCH_COMM_LEN];
+	unsigned long long seq;
+	unsigned long long ts_ns;	/* of the first request of the wait */
+	struct ow_requester who;
+	bool settled;			/* no longer waiting, kept for names */
+	unsigned int marks;
+};
+
+/* Why a request stopped waiting, or its record went. */
+enum ow_req_end {
+	OW_END_GRANT,		/* a grant on its node, or naming it */
+	OW_END_VERDICT,		/* a veto or fallback naming it */
+	OW_END_KILLED,		/* the requester was killed */
+	OW_END_EXIT,		/* the requester exited */
+	OW_END_RECOVERED,	/* its node recovered */
+	OW_END_REPLACED,	/* a settled record: the task asked again */
+	OW_END_FORGOTTEN,	/* a settled record: its node's next grant */
+};
+
+/* One request the event touched, as it was before. */
+struct ow_ep_change {
+	struct ow_ep_request r;
+	enum ow_req_end why;
+	bool ended;		/* it was waiting and is not any more */
+	bool dropped;		/* its record is gone */
+};
+
+/* Episode states of a node. */
+enum ow_ep_state {
+	OW_EP_NONE,		/* no grant pending: the next one is fine */
+	OW_EP_GRANTED,		/* granted, its victim not chosen yet */
+	OW_EP_VICTIM,		/* its victims chosen, one still alive */
+};
+
+struct ow_ep_victim {
+	__u32 pid;
+	char comm[OOMWATCH_COMM_LEN];
+};
+
+struct ow_ep_node {
+	__s32 nid;
+	unsigned int marks;		/* OW_MARK_LATE: this set, reported */
+
+	/* unreclaimable, as recorded */
+	bool set;			/* a recorded set, not cleared yet */
+	unsigned long long set_seq;
+	unsigned long long set_ts;
+	/*
+	 * Unreclaimable since the first set after the last recovery: a
+	 * timer clear only forces a rescan, the node stays hopeless.  Not
+	 * known when that set came before the recording.
+	 */
+	bool since;
+	bool since_known;
+	unsigned long long since_seq;
+	unsigned long long since_ts;
+	/* the last recovery, if any (the history starts there) */
+	bool recovered;
+	unsigned long long recovered_seq;
+	unsigned long long recovered_ts;
+	/* first set since the last global kill or recovery (statistics) */
+	bool spell;
+	unsigned long long spell_ts;
+
+	/* the episode */
+	enum ow_ep_state ep;
+	unsigned long long grant_seq;
+	unsigned long long grant_ts;
+	__u32 grant_pid;
+	struct ow_ep_victim *victim;	/* alive */
+	size_t nr_victim;
+	size_t cap_victim;
+};
+
+/* What allowed a global kill. */
+struct ow_ep_permit {
+	unsigned int type;		/* OW_OOM_GRANT, OW_OOM_FALLBACK, 0 */
+	unsigned long long seq;
+	unsigned long long ts_ns;
+	__s32 nid;
+};
+
+/* What the record says of a node's unreclaimable time at a grant. */
+enum ow_ep_basis {
+	OW_BASIS_UNKNOWN,	/* its history began before the recording */
+	OW_BASIS_RECOVERED,	/* it recovered at since_seq, no set since */
+	OW_BASIS_SET,		/* unreclaimable since the set since_seq */
+};
+
+struct ow_ep_evidence {
+	enum ow_ep_basis basis;
+	unsigned long long max_ns;	/* the longest the record supports */
+	unsigned long long since_seq;
+	unsigned long long since_ts;
+};
+
+struct ow_ep_step {
+	const struct oomwatch_event *ev;
+	struct ow_ep_change *change;	/* requests touched, in table order */
+	size_t nr_change;
+	size_t cap_change;
+	bool new_request;		/* oom_request: a wait began */
+
+	/* mark_victim */
+	bool kill_global;
+	bool kill_group;		/* a further member of the last OOM */
+	unsigned long long group_seq;	/* its first member */
+	struct ow_ep_permit permit;	/* what allowed it */
+	unsigned long long *spell_ts;	/* unreclaimable spells it ended */
+	size_t nr_spell;
+	size_t cap_spell;
+
+	/* oom_grant */
+	bool blocked;			/* an episode was open: this copy */
+	struct ow_ep_node open;		/* (victim: the first alive, in first) */
+	struct ow_ep_victim first;
+	struct ow_ep_evidence evidence;
+
+	/* unreclaimable_set: the node was not set */
+	bool set_new;
+	/* unreclaimable_clear of a recorded set: the node before it */
+	bool cleared;
+	struct ow_ep_node before;
+};
+
+struct ow_episodes {
+	struct ow_ep_request *req;	/* in request order */
+	size_t nr_req;
+	size_t cap_req;
+	struct ow_ep_node *node;	/* sorted by nid */
+	size_t nr_node;
+	size_t cap_node;
+
+	struct ow_ep_permit permit;	/* since the last global kill */
+	unsigned long long episodes;	/* global kills, a group counted once */
+
+	/* the last global kill, while a further member may follow */
+	bool group_open;
+	__u32 killer;
+	unsigned long long group_seq;
+	struct ow_ep_permit group_permit;
+	__s32 group_nid;		/* episode its victims joined, or -1 */
+	bool group_in_episode;
+
+	unsigned long nomem;		/* items not kept: out of memory */
+	struct ow_ep_step step;
+};
+
+void ow_episodes_init(struct ow_episodes *m);
+/* who: the requester's memcg for request-type events (may be NULL). */
+void ow_episodes_feed(struct ow_episodes *m, const struct oomwatch_event *ev,
+		      const struct ow_requester *who);
+void ow_episodes_free(struct ow_episodes *m);
+
+/* The record of pid (waiting or settled), or NULL. */
+struct ow_ep_request *ow_episodes_request(struct ow_episodes *m, __u32 pid);
+/* The node, or NULL when nothing about it was recorded. */
+struct ow_ep_node *ow_episodes_node(struct ow_episodes *m, __s32 nid);
+/* Requests waiting on nid. */
+unsigned int ow_episodes_waiting_on(const struct ow_episodes *m, __s32 nid);
+/* The change the last event made to pid's request, or NULL. */
+const struct ow_ep_change *ow_episodes_change(const struct ow_episodes *m,
+					      __u32 pid);
+
+/*
+ * A view's hold on the model: the session's (shared, fed by it before the
+ * view sees the event) or, for a view used on its own, one of its own that
+ * the view feeds itself.
+ */
+struct ow_ep_ref {
+	struct ow_episodes *shared;	/* NULL: own */
+	struct ow_episodes own;
+};
+
+static inline struct ow_episodes *ow_ep_of(struct ow_ep_ref *r)
+{
+	return r->shared ? r->shared : &r->own;
+}
+
+void ow_ep_ref_init(struct ow_ep_ref *r, struct ow_episodes *shared);
+void ow_ep_ref_feed(struct ow_ep_ref *r, const struct oomwatch_event *ev,
+		    const struct ow_requester *who);
+void ow_ep_ref_free(struct ow_ep_ref *r);
+
+#endif /* OW_EPISODES_H */
