@@ -23,8 +23,8 @@ static const char doc[] =
 "oomwatch follows the patched kernel's OOM arbiter and swap token (trace\n"
 "system \"oomwatch\") and the stock oom: and vmscan: events, and prints one\n"
 "line per decision with its reason chain: who asked, what kswapd saw, the\n"
-"verdict, the victim.  It checks the invariants of DESIGN.md as it goes,\n"
-"live or on a recording.\n"
+"verdict, the victim.  It checks the six invariants of the README as it\n"
+"goes, live or on a recording.\n"
 "\n"
 "USAGE: oomwatch [-j|-s] [-T] [-p PID] [-c CGROUP] [-d SECONDS] [--assert]\n"
 "                [--record FILE] [--svg FILE] [-M] [-v]\n"
@@ -70,11 +70,15 @@ static const struct argp_option opts[] = {
 	  "Print only events about this process (its requests, verdicts, "
 	  "kill, token moves) and the unreclaimable transitions around them", 0 },
 	{ "cgroup", 'c', "CGROUP", 0,
-	  "Print only the kills and OOM requests of tasks in this cgroup v2 "
-	  "directory or below it.  Filters by memory cgroup id: the victim's "
-	  "memcg as the kernel charges it, so the directory needs the memory "
-	  "controller (\"memory\" in its parent's cgroup.subtree_control).  "
-	  "A number is taken as a memcg id (the directory's inode number)", 0 },
+	  "Of the kills and OOM requests, print only those of tasks in this "
+	  "cgroup v2 directory or below it, with the verdicts that answer "
+	  "those requests; print every other event as is.  Filters by memory "
+	  "cgroup id: the victim's memcg as the kernel charges it, so the "
+	  "directory needs the memory controller (\"memory\" in its parent's "
+	  "cgroup.subtree_control).  A number is taken as a memcg id (the "
+	  "directory's inode number).  A recording does not say which memcg a "
+	  "requester was in: a replay shows no requests and says how many it "
+	  "hid", 0 },
 	{ "timestamp", 'T', NULL, 0,
 	  "Prefix lines with the wall-clock time (with --replay: the time "
 	  "since the first event)", 0 },

@@ -6,12 +6,45 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "cgroup.h"
 #include "replay.h"
 #include "session.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/*
+ * SIGINT and SIGTERM end a replay as they end a live run: with the
+ * summary of what was read.  No SA_RESTART, so that a read blocked on a
+ * pipe (--replay -) returns.
+ */
+static void catch_signals(struct sigaction *old_int, struct sigaction *old_term)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	interrupted = 0;
+	sigaction(SIGINT, &sa, old_int);
+	sigaction(SIGTERM, &sa, old_term);
+}
+
+static void restore_signals(const struct sigaction *old_int,
+			    const struct sigaction *old_term)
+{
+	sigaction(SIGINT, old_int, NULL);
+	sigaction(SIGTERM, old_term, NULL);
+}
 
 /* --record or --svg naming the input under another spelling. */
 static bool same_file(FILE *in, const char *path)
@@ -82,9 +115,9 @@ static int feed(struct ow_session *s, struct ow_reader *r, const char *name,
 {
 	struct ow_record rec;
 	bool started = false;
-	int ret;
+	int ret = 0;
 
-	while ((ret = ow_reader_next(r, &rec)) == 1) {
+	while (!interrupted && (ret = ow_reader_next(r, &rec)) == 1) {
 		if (!started) {
 			started = true;
 			ret = start(s, &rec, name, err);
@@ -97,6 +130,12 @@ static int feed(struct ow_session *s, struct ow_reader *r, const char *name,
 		} else if (rec.kind == OW_REC_LOST) {
 			ow_session_lost(s, rec.lost.cpu, rec.lost.count);
 		}
+	}
+	if (interrupted) {
+		/* What was read is summarised; a line cut short is not. */
+		fprintf(err, "oomwatch: %s: interrupted after line %lu\n",
+			name, r->line);
+		return started ? 0 : ow_session_start(s, NULL);
 	}
 	if (ret < 0) {
 		if (started)
@@ -115,6 +154,7 @@ static int feed(struct ow_session *s, struct ow_reader *r, const char *name,
 int ow_replay(const struct ow_cli *cli, FILE *out, FILE *err)
 {
 	struct ow_session_opts so = { .cli = cli, .out = out, .err = err };
+	struct sigaction old_int, old_term;
 	const char *name = strcmp(cli->replay, "-") ? cli->replay : "<stdin>";
 	unsigned long long last = 0;
 	struct ow_session *s = NULL;
@@ -137,9 +177,11 @@ int ow_replay(const struct ow_cli *cli, FILE *out, FILE *err)
 		goto out_close;
 	}
 	ow_reader_init(r, in, name);
+	catch_signals(&old_int, &old_term);
 	ret = feed(s, r, name, err, &last);
 	if (!ret)
 		ret = ow_session_finish(s, last);
+	restore_signals(&old_int, &old_term);
 out_close:
 	if (in != stdin)
 		fclose(in);

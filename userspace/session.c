@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include "checker.h"
 #include "output.h"
 #include "session.h"
@@ -100,17 +102,50 @@ static void record_result(struct ow_session *s, int ret)
 	}
 }
 
+/* Two names of one file: the same device and inode. */
+static bool same_inode(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+static int same_as_svg(struct ow_session *s)
+{
+	fprintf(s->o.err, "oomwatch: --record %s and --svg %s are the same "
+		"file: the picture would overwrite the recording\n",
+		s->o.cli->record, s->o.cli->svg);
+	return OW_EXIT_SETUP;
+}
+
+/*
+ * --record and --svg may name one file under two spellings ("F", "./F",
+ * a link): compared by device and inode, before the recording is opened
+ * when both exist, else right after it created the file (which is then
+ * removed again: nothing was in it).
+ */
 int ow_session_open_record(struct ow_session *s)
 {
-	const char *path = s->o.cli->record;
+	const char *path = s->o.cli->record, *svg = s->o.cli->svg;
+	struct stat rs, ss;
+	bool existed;
 
 	if (!path || s->record)
 		return 0;
+	existed = !stat(path, &rs);
+	if (existed && svg && !stat(svg, &ss) && same_inode(&rs, &ss))
+		return same_as_svg(s);
 	s->record = fopen(path, "w");
 	if (!s->record) {
 		fprintf(s->o.err, "oomwatch: --record %s: %s\n", path,
 			strerror(errno));
 		return OW_EXIT_SETUP;
+	}
+	if (svg && !fstat(fileno(s->record), &rs) && !stat(svg, &ss) &&
+	    same_inode(&rs, &ss)) {
+		fclose(s->record);
+		s->record = NULL;
+		if (!existed)
+			unlink(path);
+		return same_as_svg(s);
 	}
 	return 0;
 }

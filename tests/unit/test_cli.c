@@ -103,9 +103,9 @@ static void test_exits(void)
 	const struct err_case cases[] = {
 		{ ARGV("--help"), 0, "EXIT STATUS:\n    0  ok\n    1  set-up "
 		  "error", NULL, "--help: usage, examples, exit statuses" },
-		{ ARGV("--help"), 0, "Filters by\n                             "
-		  "memory cgroup id", NULL,
-		  "--help: -c says it filters by memory cgroup id" },
+		{ ARGV("--help"), 0, "print every other event as is.  Filters "
+		  "by memory\n                             cgroup id", NULL,
+		  "--help: -c says what it selects, by memory cgroup id" },
 		{ ARGV("-h"), 0, "USAGE: oomwatch [-j|-s]", NULL,
 		  "-h: the full help too" },
 		{ ARGV("--version"), 0, "oomwatch 0.2 (trace format 1)", NULL,

@@ -8,10 +8,15 @@
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
+#include <fcntl.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
 
 #include "proc.h"
 #include "tap.h"
@@ -377,6 +382,125 @@ static void test_stdin_and_headerless(void)
 	proc_free(&r);
 }
 
+/* ------------------------------------------------------- issue #15 */
+
+/* #15 item 6: --record and --svg naming one file under two spellings. */
+static void test_record_svg_same_file(void)
+{
+	const char *rec = proc_path("same.jsonl");
+	char other[400];
+	struct proc_result r;
+	char *text = NULL;
+	size_t len;
+	bool ok;
+
+	snprintf(other, sizeof(other), "%.*s/./same.jsonl",
+		 (int)(strrchr(rec, '/') - rec), rec);
+	proc_write("same.jsonl", "keep\n", 5);
+	ok = !proc_run(ARGV("--replay", FIX("arbiter_ok.jsonl"), "--record",
+			    rec, "--svg", other), NULL, &r) &&
+	     r.status == 1 && has(r.err, "are the same file", "stderr") &&
+	     (text = proc_slurp(rec, &len)) && !strcmp(text, "keep\n");
+	if (!tap_ok(ok, "--record F --svg DIR/./F: refused, the file untouched"))
+		show(&r);
+	free(text);
+	proc_free(&r);
+
+	unlink(rec);
+	ok = !proc_run(ARGV("--replay", FIX("arbiter_ok.jsonl"), "--record",
+			    rec, "--svg", other), NULL, &r) &&
+	     r.status == 1 && has(r.err, "are the same file", "stderr") &&
+	     access(rec, F_OK);
+	if (!tap_ok(ok, "--record F --svg DIR/./F, F new: refused, F removed"))
+		show(&r);
+	proc_free(&r);
+}
+
+/*
+ * "--replay - -s" reading text from a pipe that stays open, then sig:
+ * the exit status (128 + signal if it killed it) and stdout.
+ */
+static int replay_signalled(const char *text, int sig, char *out, size_t size)
+{
+	int in[2], o[2], st = 0;
+	struct timespec tick = { 0, 50 * 1000 * 1000 };
+	size_t n = 0;
+	ssize_t got;
+	pid_t pid;
+
+	if (pipe(in) || pipe(o))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(in[0], 0);
+		dup2(o[1], 1);
+		dup2(null, 2);
+		close(in[1]);
+		close(o[0]);
+		execl(OOMWATCH_BIN, OOMWATCH_BIN, "--replay", "-", "-s",
+		      (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(o[1]);
+	if (write(in[1], text, strlen(text)) < 0)
+		return -1;
+	/* Time to start and read what it was given (ASan is slow). */
+	for (int i = 0; i < 20; i++)
+		nanosleep(&tick, NULL);
+	kill(pid, sig);
+	/* A child that ignored the signal would wait for more: 5 s. */
+	for (int i = 0; i < 100 && !waitpid(pid, &st, WNOHANG); i++) {
+		nanosleep(&tick, NULL);
+		if (i == 99) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+		}
+	}
+	while (n + 1 < size && (got = read(o[0], out + n, size - n - 1)) > 0)
+		n += got;
+	out[n] = '\0';
+	close(o[0]);
+	close(in[1]);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* #15 item 7: SIGINT and SIGTERM during --replay - print the summary. */
+static void test_replay_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM };
+	char out[4096];
+
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++) {
+		int status = replay_signalled(HDR WAKE(1) WAKE(2), sigs[i], out,
+					      sizeof(out));
+		bool ok = status == 0 && strstr(out, "summary: 2 events");
+
+		if (!tap_ok(ok, "--replay - from an open pipe, %s: the summary, "
+			    "exit 0", sigs[i] == SIGINT ? "SIGINT" : "SIGTERM"))
+			tap_diag("exit %d; stdout: %.300s", status, out);
+	}
+}
+
+/* #15 item 8: -c on a recording counts the requests it hides, only them. */
+static void test_cgroup_count(void)
+{
+	struct proc_result r;
+	bool ok;
+
+	/* 2 oom_request, 2 oom_defer, 1 oom_grant, 1 oom_fallback */
+	ok = !proc_run(ARGV("--replay", FIX("guest_oom_true.jsonl"), "-c", "8",
+			    "-s"), NULL, &r) && r.status == 0 &&
+	     has(r.err, "oomwatch: --cgroup: 2 OOM requests not shown", "stderr");
+	if (!tap_ok(ok, "-c on a recording of 2 requests: 2 not shown"))
+		show(&r);
+	proc_free(&r);
+}
+
 int main(void)
 {
 	test_statuses();
@@ -386,5 +510,8 @@ int main(void)
 	test_filters();
 	test_bad_files();
 	test_stdin_and_headerless();
+	test_record_svg_same_file();
+	test_replay_signals();
+	test_cgroup_count();
 	return tap_done();
 }
