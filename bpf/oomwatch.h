@@ -77,9 +77,13 @@ enum oomwatch_verdict_reason {
 	OW_RULE_EPISODE_OPEN = 7,	/* a victim of this episode still lives */
 	OW_VETO_ALLOC_OK = 8,		/* the request's retry now succeeds */
 	OW_VETO_NOT_QUALIFIED = 9,	/* fallback: stock semantics apply
-					 * (__GFP_NOFAIL, dying task, arbiter
-					 * switched off) */
+					 * (kernels before the reasons 11-14) */
 	OW_VETO_RECOVERED = 10,		/* reclaim made progress: retry */
+	OW_STOCK_DYING = 11,		/* fallback: the task is dying (killed,
+					 * exiting, an OOM victim) */
+	OW_STOCK_NOFAIL = 12,		/* fallback: __GFP_NOFAIL */
+	OW_STOCK_NOFS = 13,		/* fallback: no __GFP_FS (NOFS, NOIO) */
+	OW_STOCK_DISABLED = 14,		/* fallback: vm.oom_arbiter set to 0 */
 };
 
 /* Which out_of_memory() the victim came from (seen at its entry). */

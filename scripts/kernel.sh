@@ -188,8 +188,9 @@ case $expected in ''|*[!0-9]*) expected=2500 ;; esac
 full_build=0
 [ -f "$build/vmlinux" ] || full_build=1
 
-build_progress() {	# build_progress ELAPSED
-	local done last
+# A subshell without -e: a progress line must never stop the build.
+build_progress() (	# build_progress ELAPSED
+	set +e +o pipefail
 	done=$(grep -cE '^  [A-Z0-9_]+ +[^ ]' "$build/build.log" 2>/dev/null || true)
 	last=$(grep -E '^  (CC|LD|AS|AR|BTF|BTFIDS|OBJCOPY)' "$build/build.log" 2>/dev/null |
 		tail -n 1 | awk '{print $1, $2}')
@@ -198,7 +199,7 @@ build_progress() {	# build_progress ELAPSED
 	else
 		say "building $name: $(fmt_secs "$1"), $done steps (incremental), now ${last:-checking dependencies}"
 	fi
-}
+)
 
 say "building $name kernel in $build (-j$jobs, ccache in $cache/ccache); a line every ${progress_interval} s"
 rm -f "$build/.oomwatch-key"

@@ -27,7 +27,7 @@ watch_pid() {
 		now=$(date +%s)
 		if [ "$every" -gt 0 ] && [ "$now" -ge "$next" ] &&
 		   kill -0 "$pid" 2>/dev/null; then
-			"$fn" $((now - t0))
+			"$fn" $((now - t0)) || true
 			next=$((now + every))
 		fi
 	done

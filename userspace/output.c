@@ -80,6 +80,12 @@ static unsigned long long ms_between(unsigned long long from,
 	return to > from ? (to - from) / NS_PER_MS : 0;
 }
 
+/* A fallback because of the request's own context, not past the bound. */
+static bool ow_stock_reason(unsigned int r)
+{
+	return r >= OW_STOCK_DYING && r <= OW_STOCK_DISABLED;
+}
+
 /* The arbiter's rule, condition by condition (oom_defer's reason). */
 static const char *rule_text(unsigned int r)
 {
@@ -116,6 +122,14 @@ static const char *veto_text(unsigned int r)
 		return "reclaim made progress: it retries";
 	case OW_VETO_NOT_QUALIFIED:
 		return "stock semantics apply";
+	case OW_STOCK_DYING:
+		return "the task is dying: out_of_memory() gives it the reserves";
+	case OW_STOCK_NOFAIL:
+		return "__GFP_NOFAIL: stock semantics";
+	case OW_STOCK_NOFS:
+		return "no __GFP_FS (NOFS/NOIO): stock semantics, no wait";
+	case OW_STOCK_DISABLED:
+		return "the arbiter was switched off";
 	default:
 		return rule_text(r);
 	}
@@ -287,11 +301,15 @@ static void on_fallback(struct ow_out *o, const struct oomwatch_event *ev,
 		if (r == OW_VETO_NOT_QUALIFIED)
 			fprintf(o->o.f, "not_qualified: __GFP_NOFAIL, a dying "
 				"task or the arbiter off");
+		else if (ow_stock_reason(r))
+			fprintf(o->o.f, "%s: %s", ow_verdict_reason_name(r),
+				veto_text(r));
 		else if (bound != OW_CONFIG_UNKNOWN)
 			fprintf(o->o.f, "waited past the bound (%d ms)", bound);
 		else
 			fprintf(o->o.f, "waited past the bound");
-		if (r != OW_VETO_NOT_QUALIFIED && r != OW_RULE_OK)
+		if (r != OW_VETO_NOT_QUALIFIED && !ow_stock_reason(r) &&
+		    r != OW_RULE_OK)
 			fprintf(o->o.f, " while %s: %s",
 				ow_verdict_reason_name(r), rule_text(r));
 		fprintf(o->o.f, " -> stock OOM path\n");

@@ -84,6 +84,10 @@ static const char *const verdict_names[] = {
 	[OW_VETO_ALLOC_OK]		= "alloc_ok",
 	[OW_VETO_NOT_QUALIFIED]		= "not_qualified",
 	[OW_VETO_RECOVERED]		= "recovered",
+	[OW_STOCK_DYING]		= "dying",
+	[OW_STOCK_NOFAIL]		= "nofail",
+	[OW_STOCK_NOFS]			= "nofs",
+	[OW_STOCK_DISABLED]		= "disabled",
 };
 
 #define NAME_OF(tab, v)	((v) < ARRAY_SIZE(tab) && (tab)[v] ? (tab)[v] : \
