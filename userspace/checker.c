@@ -384,31 +384,45 @@ static void expire_requests(struct ow_checker *c, unsigned long long now,
 
 /* --------------------------------------------------------- timer_works */
 
+/*
+ * The timer owes a clear only while requests wait on the node: from the
+ * set, or from the first request after it, whichever is later (a request
+ * on a node hopeless for long gets its rescan at once).
+ */
+static unsigned long long node_deadline(const struct ow_checker *c,
+					const struct ow_ep_node *n)
+{
+	return sat_add(n->wait_ts > n->set_ts ? n->wait_ts : n->set_ts,
+		       c->timer_ns);
+}
+
 static void late_node(struct ow_checker *c, const struct ow_ep_node *n,
 		      unsigned long long now, const struct oomwatch_event *by)
 {
-	unsigned long long deadline = sat_add(n->set_ts, c->timer_ns);
+	unsigned long long deadline = node_deadline(c, n);
 	bool ns = need_ns(deadline, now);
 
 	if (by)
 		violation(c, OW_INV_TIMER_WORKS, n->set_seq, n->set_ts,
-			  "unreclaimable_set seq %llu at %s on node %d not cleared within %llu ms: deadline %s passed at %s seq %llu (%s)",
+			  "unreclaimable_set seq %llu at %s on node %d, requests waiting since %s, not cleared within %llu ms: deadline %s passed at %s seq %llu (%s)",
 			  n->set_seq, ts_text(n->set_ts).s, n->nid,
+			  ts_text(n->wait_ts).s,
 			  c->timer_ns / NS_PER_MS, ts_fmt(deadline, ns).s,
 			  tname(by->type), (unsigned long long)by->seq,
 			  ts_fmt(now, ns).s);
 	else
 		violation(c, OW_INV_TIMER_WORKS, n->set_seq, n->set_ts,
-			  "unreclaimable_set seq %llu at %s on node %d not cleared within %llu ms: still set at the end (%s)",
+			  "unreclaimable_set seq %llu at %s on node %d, requests waiting since %s, not cleared within %llu ms: still set at the end (%s)",
 			  n->set_seq, ts_text(n->set_ts).s, n->nid,
+			  ts_text(n->wait_ts).s,
 			  c->timer_ns / NS_PER_MS, ts_text(now).s);
 }
 
 static bool node_overdue(const struct ow_checker *c,
 			 const struct ow_ep_node *n, unsigned long long now)
 {
-	return !(n->marks & OW_MARK_LATE) &&
-	       now > sat_add(n->set_ts, c->timer_ns);
+	return !(n->marks & OW_MARK_LATE) && n->waited &&
+	       now > node_deadline(c, n);
 }
 
 static void expire_nodes(struct ow_checker *c, unsigned long long now,

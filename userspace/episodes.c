@@ -552,6 +552,21 @@ static void step_begin(struct ow_episodes *m, const struct oomwatch_event *ev)
 		m->group_open = false;
 }
 
+/* After every event: which unreclaimable nodes have requests waiting. */
+static void note_waits(struct ow_episodes *m, unsigned long long now)
+{
+	for (size_t i = 0; i < m->nr_node; i++) {
+		struct ow_ep_node *n = &m->node[i];
+
+		if (!n->set || !ow_episodes_waiting_on(m, n->nid)) {
+			n->waited = false;
+		} else if (!n->waited) {
+			n->waited = true;
+			n->wait_ts = now;
+		}
+	}
+}
+
 void ow_episodes_feed(struct ow_episodes *m, const struct oomwatch_event *ev,
 		      const struct ow_requester *who)
 {
@@ -590,6 +605,7 @@ void ow_episodes_feed(struct ow_episodes *m, const struct oomwatch_event *ev,
 	default:
 		break;
 	}
+	note_waits(m, ev->ts_ns);
 }
 
 /* ---------------------------------------------------------- references */

@@ -124,6 +124,13 @@ struct ow_ep_node {
 	bool since_known;
 	unsigned long long since_seq;
 	unsigned long long since_ts;
+	/*
+	 * Set while requests wait on the node, since when: the kernel's
+	 * timeout rescans a hopeless node only for waiting requests (with
+	 * nobody waiting it leaves the node alone, as stock 6.1 does).
+	 */
+	bool waited;
+	unsigned long long wait_ts;
 	/* the last recovery, if any (the history starts there) */
 	bool recovered;
 	unsigned long long recovered_seq;
