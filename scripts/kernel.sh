@@ -183,8 +183,8 @@ fi
 # config took last time, for a percentage; a cold cache has none yet and
 # uses the count of a full guest.config build on 6.1.
 steps_file=$cache/kernel-steps-$name
-expected=$(cat "$steps_file" 2>/dev/null || echo 2500)
-case $expected in ''|*[!0-9]*) expected=2500 ;; esac
+expected=$(cat "$steps_file" 2>/dev/null || echo 1600)
+case $expected in ''|*[!0-9]*) expected=1600 ;; esac
 full_build=0
 [ -f "$build/vmlinux" ] || full_build=1
 

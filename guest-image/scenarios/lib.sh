@@ -247,3 +247,47 @@ swap_free_mb() {
 result() {
 	echo "# result: $*"
 }
+
+# after_victim_exit [FILE]: the requests still waiting when an OOM victim
+# exited, and how long after that exit each one ended (a veto or fallback
+# naming it, or a grant on any node: it wakes every waiter).  Prints
+# "WAITING MAX_MS UNRESOLVED": how many waited at an exit, the slowest
+# of them in ms, and how many never ended in the recording.
+after_victim_exit() {
+	awk '
+	function num(f,   m) {
+		if (!match($0, "\"" f "\":[0-9]+"))
+			return -1
+		return substr($0, RSTART + length(f) + 3, RLENGTH - length(f) - 3) + 0
+	}
+	function ended(p,   d) {
+		if (p in since) {
+			d = (ts - since[p]) / 1000000
+			if (d > max)
+				max = d
+			delete since[p]
+		}
+		delete open[p]
+	}
+	{ ts = num("ts_ns") }
+	/"type":"oom_request"/ { open[num("request_pid")] = 1; next }
+	/"type":"oom_veto"|"type":"oom_fallback"/ { ended(num("request_pid")); next }
+	/"type":"oom_grant"/ { for (p in open) ended(p); next }
+	/"type":"mark_victim"/ { victim[num("victim_pid")] = 1; next }
+	/"type":"task_exit"/ {
+		p = num("exit_pid")
+		if (p in victim) {
+			for (q in open)
+				if (!(q in since)) {
+					since[q] = ts
+					waiting++
+				}
+		}
+		ended(p)
+	}
+	END {
+		for (p in since)
+			unresolved++
+		printf "%d %d %d\n", waiting, max, unresolved
+	}' "${1:-/tmp/ow.jsonl}"
+}

@@ -1,13 +1,15 @@
 # oom-storm: 32 tasks allocate into a true OOM at once.  With the arbiter
 # on, exactly one task is killed per episode; the kills with it off are
-# reported beside it.
+# reported beside it.  With the arbiter on, the requests still waiting
+# when a victim exits end within 1 s of that exit: the victim's memory
+# wakes them, they do not sleep out their fallback.
 #
 # OW_ARGS: arbiter=1|0 tasks=N
 . /scenarios/lib.sh
 parse_args
 arbiter=${ARG_arbiter:-1}
 tasks=${ARG_tasks:-32}
-ktap_plan 3
+ktap_plan 4
 arbiter_set "$arbiter" "${ARG_timeout:-5000}" "${ARG_fallback:-15000}"
 ok $? "knobs: vm.oom_arbiter=$arbiter"
 ram_mb=$(awk '/MemTotal/ { print int($2 / 1024) }' /proc/meminfo)
@@ -51,6 +53,14 @@ if [ "$arbiter" = 1 ]; then
 else
 	[ "$kills" -ge 1 ]
 	ok $? "stock: $kills kills among $tasks tasks"
+fi
+if [ "$arbiter" = 1 ]; then
+	set -- $(after_victim_exit)
+	echo "# result: scenario=oom-storm arbiter=$arbiter waiting_at_exit=$1 max_after_exit_ms=$2 unresolved=$3"
+	[ "$1" -ge 1 ] && [ "$2" -le 1000 ] && [ "$3" -eq 0 ]
+	ok $? "second wave: $1 request(s) waiting at a victim's exit ended at most $2 ms after it (bound 1000), $3 never"
+else
+	ok 0 "second wave # SKIP arbiter off: nobody waits"
 fi
 [ "$OW_RC" -eq 0 ]
 ok $? "oomwatch --assert: every invariant kept (exit $OW_RC)"

@@ -8,6 +8,11 @@
 #    exhaustion do reach the OOM path (a request with the arbiter on) and
 #    succeed; the exhaustion is a ballast the test module hands to the OOM
 #    killer through an OOM notifier, so nobody has to die for it;
+#  - GFP_NOFS, and GFP_KERNEL inside memalloc_nofs_save(), never wait on
+#    the arbiter: they may hold filesystem locks, and out_of_memory()
+#    kills nobody for them (stock: it returns at once);
+#  - a request killed while it waits reaches out_of_memory(), which gives
+#    a dying task the reserves, and exits at once;
 #  - a memcg over its memory.max is killed by the memcg OOM killer at once,
 #    never through the arbiter;
 #  - sysrq-f kills at once, never through the arbiter.
@@ -19,7 +24,7 @@ parse_args
 arbiter=${ARG_arbiter:-1}
 timeout=${ARG_timeout:-5000}
 fallback=${ARG_fallback:-15000}
-ktap_plan 19
+ktap_plan 23
 
 arbiter_set "$arbiter" "$timeout" "$fallback"
 ok $? "knobs: vm.oom_arbiter=$arbiter timeout ${timeout} ms fallback ${fallback} ms"
@@ -83,6 +88,57 @@ for c in "kernel:0 drain" "nofail:0 drain,nofail"; do
 	[ "$kills" -eq 0 ]
 	ok $? "$label: nobody killed: the OOM notifier's ballast was enough ($kills kills)"
 done
+
+# !__GFP_FS: the stock path at once, never a wait on the arbiter.
+for c in "gfp_nofs:0 drain,gfp_nofs" "nofs_scope:0 drain,nofs_scope"; do
+	label=${c%%:*}
+	alloc_case "$label" "${c#*:}"
+	sleep 1		# oomwatch writes events in order, a moment later
+	reqs=$(count_with oom_request request_pid $CASE_PID)
+	# With the arbiter on, the request is traced and ends at once in a
+	# fallback "nofs" (13) that waited 0 ms; off, nothing is traced.
+	fb=$(grep '"type":"oom_fallback"' /tmp/ow.jsonl | grep "\"request_pid\":$CASE_PID[,}]" |
+		sed -n 's/.*"reason":\([0-9]*\).*"waited_ms":\([0-9]*\).*/\1:\2/p' | tr '\n' ' ')
+	want=; [ "$arbiter" = 1 ] && want="13:0 "
+	[ "$CASE_RC" -eq 0 ] && [ "$fb" = "$want" ] && [ "$CASE_MS" -lt 3000 ] &&
+		[ "${CASE_OOM:-0}" -gt 0 ]
+	ok $? "$label: no wait on the arbiter ($reqs request(s), fallback reason:waited_ms '${fb% }', want '${want% }'), out_of_memory() ran (${CASE_OOM:-0} ballast pages), allocated in $CASE_MS ms"
+done
+
+# Killed while it waits: out_of_memory() gives it the reserves, it exits.
+if [ "$arbiter" = 1 ]; then
+	(echo "0 drain" >/proc/ow_alloc) 2>/dev/null &
+	kpid=$!
+	# Waiting on the arbiter, as the kernel says (oomwatch writes its
+	# events only once later ones have come, so it cannot tell "now").
+	i=0
+	while [ $i -lt 100 ] && [ "$(cat /proc/$kpid/wchan 2>/dev/null)" != oom_arbiter_wait ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if [ "$(cat /proc/$kpid/wchan 2>/dev/null)" = oom_arbiter_wait ]; then
+		t0=$(now_ms)
+		kill -KILL $kpid
+		wait $kpid
+		exit_ms=$(($(now_ms) - t0))
+		sleep 2
+		reason=$(grep '"type":"oom_fallback"' /tmp/ow.jsonl | grep "\"request_pid\":$kpid[,}]" |
+			sed -n 's/.*"reason":\([0-9]*\).*/\1/p' | head -n 1)
+		echo "# result: scenario=semantics arbiter=$arbiter case=killed-waiting exit_ms=$exit_ms reason=$reason"
+		[ "$exit_ms" -le 300 ]
+		ok $? "killed while waiting: exited $exit_ms ms after SIGKILL (TCG; /proc/uptime has 10 ms steps)"
+		# 11: OOM_ARB_DYING (docs/trace-format.md, verdict reasons)
+		[ "$reason" = 11 ]
+		ok $? "killed while waiting: its request fell back as dying (reason ${reason:-none}, want 11)"
+	else
+		kill -KILL $kpid 2>/dev/null; wait $kpid 2>/dev/null
+		ok 1 "killed while waiting: it never waited in oom_arbiter_wait (wchan $(cat /proc/$kpid/wchan 2>/dev/null))"
+		ok 1 "killed while waiting: no fallback reason"
+	fi
+else
+	ok 0 "killed while waiting # SKIP arbiter off: no wait to kill"
+	ok 0 "killed while waiting: fallback reason # SKIP arbiter off"
+fi
 
 # memcg OOM: the memcg OOM killer, never the arbiter.
 cg=/sys/fs/cgroup

@@ -6,15 +6,17 @@
  * loaded only in the QEMU guest.
  *
  * Writing "ORDER FLAGS" to /proc/ow_alloc, FLAGS a comma-separated list
- * of kernel, nofail, retry_mayfail, thisnode and drain:
+ * of kernel, nofail, retry_mayfail, thisnode, gfp_nofs, nofs_scope and
+ * drain:
  *
  *  - with "drain", first takes every free page an atomic allocation may
  *    have (below the min watermark, short of the emergency reserves) and
  *    holds it as ballast, so that the node is exhausted for the test
  *    allocation although no task owns the memory: only an OOM can get
  *    past that, reclaim finding a few pages does not;
- *  - then allocates 2^ORDER pages with GFP_KERNEL plus the flags, in the
- *    writing task's context, and frees them at once;
+ *  - then allocates 2^ORDER pages with GFP_KERNEL plus the flags (GFP_NOFS
+ *    instead with "gfp_nofs"; inside a memalloc_nofs_save() scope with
+ *    "nofs_scope"), in the writing task's context, and frees them at once;
  *  - the ballast goes back when the OOM killer runs (an OOM notifier:
  *    out_of_memory() counts it as freed memory and kills nobody), or
  *    at the end of the write.
@@ -35,6 +37,7 @@
 #include <linux/mutex.h>
 #include <linux/oom.h>
 #include <linux/proc_fs.h>
+#include <linux/sched/mm.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -106,6 +109,7 @@ struct ow_alloc_req {
 	unsigned int order;
 	gfp_t gfp;
 	bool drain;
+	bool nofs_scope;
 };
 
 static int parse_flags(char *flags, struct ow_alloc_req *req)
@@ -114,6 +118,7 @@ static int parse_flags(char *flags, struct ow_alloc_req *req)
 
 	req->gfp = GFP_KERNEL;
 	req->drain = false;
+	req->nofs_scope = false;
 	while ((tok = strsep(&flags, ",")) != NULL) {
 		if (!*tok || !strcmp(tok, "kernel"))
 			continue;
@@ -123,8 +128,13 @@ static int parse_flags(char *flags, struct ow_alloc_req *req)
 			req->gfp |= __GFP_RETRY_MAYFAIL;
 		else if (!strcmp(tok, "thisnode"))
 			req->gfp |= __GFP_THISNODE;
+		else if (!strcmp(tok, "gfp_nofs"))
+			req->gfp &= ~__GFP_FS;
+		else if (!strcmp(tok, "nofs_scope"))
+			req->nofs_scope = true;
 		else if (!strcmp(tok, "drain"))
 			req->drain = true;
+
 		else
 			return -EINVAL;
 	}
@@ -154,7 +164,8 @@ static int parse_request(const char __user *ubuf, size_t count,
 
 static int run_request(const struct ow_alloc_req *req)
 {
-	unsigned long t0 = jiffies, held = 0, by_oom, by_tester;
+	unsigned long t0, held = 0, by_oom, by_tester;
+	unsigned int nofs = 0;
 	struct page *page;
 
 	ballast_freed_by_oom = 0;
@@ -164,7 +175,12 @@ static int run_request(const struct ow_alloc_req *req)
 		ballast_fill();
 		held = ballast_pages;
 	}
+	t0 = jiffies;
+	if (req->nofs_scope)
+		nofs = memalloc_nofs_save();
 	page = alloc_pages(req->gfp | __GFP_NOWARN, req->order);
+	if (req->nofs_scope)
+		memalloc_nofs_restore(nofs);
 	if (page)
 		__free_pages(page, req->order);
 	by_oom = ballast_freed_by_oom;
