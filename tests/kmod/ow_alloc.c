@@ -6,8 +6,8 @@
  * loaded only in the QEMU guest.
  *
  * Writing "ORDER FLAGS" to /proc/ow_alloc, FLAGS a comma-separated list
- * of kernel, nofail, retry_mayfail, thisnode, gfp_nofs, nofs_scope and
- * drain:
+ * of kernel, nofail, retry_mayfail, thisnode, gfp_nofs, nofs_scope,
+ * drain and kill_after=MS:
  *
  *  - with "drain", first takes every free page an atomic allocation may
  *    have (below the min watermark, short of the emergency reserves) and
@@ -19,7 +19,12 @@
  *    "nofs_scope"), in the writing task's context, and frees them at once;
  *  - the ballast goes back when the OOM killer runs (an OOM notifier:
  *    out_of_memory() counts it as freed memory and kills nobody), or
- *    at the end of the write.
+ *    at the end of the write;
+ *  - with "kill_after=MS", a timer sends SIGKILL to the writing task MS ms
+ *    after the test allocation began, and the log says how long after
+ *    the signal the allocation returned.  A task killed while it waits
+ *    on the arbiter is tested this way because nothing in user space
+ *    can watch it and kill it then: the exhaustion stalls every fork.
  *
  * The write returns the byte count when the test allocation succeeded
  * and -ENOMEM when it failed; the kernel log says how long it took and
@@ -40,6 +45,7 @@
 #include <linux/sched/mm.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/timer.h>
 #include <linux/uaccess.h>
 
 static DEFINE_MUTEX(ow_alloc_mutex);	/* one test at a time */
@@ -110,7 +116,23 @@ struct ow_alloc_req {
 	gfp_t gfp;
 	bool drain;
 	bool nofs_scope;
+	unsigned int kill_after_ms;	/* 0: no SIGKILL */
 };
+
+/* The SIGKILL of "kill_after=MS", sent from a timer to the writer. */
+struct ow_alloc_killer {
+	struct timer_list timer;
+	struct task_struct *task;
+	ktime_t sent;			/* 0 until the signal went */
+};
+
+static void ow_alloc_kill(struct timer_list *t)
+{
+	struct ow_alloc_killer *k = from_timer(k, t, timer);
+
+	send_sig(SIGKILL, k->task, 1);
+	WRITE_ONCE(k->sent, ktime_get());
+}
 
 static int parse_flags(char *flags, struct ow_alloc_req *req)
 {
@@ -119,6 +141,7 @@ static int parse_flags(char *flags, struct ow_alloc_req *req)
 	req->gfp = GFP_KERNEL;
 	req->drain = false;
 	req->nofs_scope = false;
+	req->kill_after_ms = 0;
 	while ((tok = strsep(&flags, ",")) != NULL) {
 		if (!*tok || !strcmp(tok, "kernel"))
 			continue;
@@ -134,8 +157,12 @@ static int parse_flags(char *flags, struct ow_alloc_req *req)
 			req->nofs_scope = true;
 		else if (!strcmp(tok, "drain"))
 			req->drain = true;
-
-		else
+		else if (str_has_prefix(tok, "kill_after=")) {
+			if (kstrtouint(tok + strlen("kill_after="), 10,
+				       &req->kill_after_ms) ||
+			    !req->kill_after_ms)
+				return -EINVAL;
+		} else
 			return -EINVAL;
 	}
 	return 0;
@@ -162,11 +189,27 @@ static int parse_request(const char __user *ubuf, size_t count,
 	return parse_flags(p ? strim(p) : "", req);
 }
 
+/* After the test allocation: say when it returned against the SIGKILL. */
+static void ow_alloc_report_kill(struct ow_alloc_killer *k, ktime_t done)
+{
+	ktime_t sent;
+
+	del_timer_sync(&k->timer);
+	sent = READ_ONCE(k->sent);
+	if (!sent)
+		pr_info("pid %d: returned before its SIGKILL\n", current->pid);
+	else
+		pr_info("pid %d: returned %lld us after its SIGKILL\n",
+			current->pid, ktime_us_delta(done, sent));
+}
+
 static int run_request(const struct ow_alloc_req *req)
 {
 	unsigned long t0, held = 0, by_oom, by_tester;
+	struct ow_alloc_killer killer = { .task = current };
 	unsigned int nofs = 0;
 	struct page *page;
+	ktime_t done;
 
 	ballast_freed_by_oom = 0;
 	ballast_freed_by_tester = 0;
@@ -176,9 +219,15 @@ static int run_request(const struct ow_alloc_req *req)
 		held = ballast_pages;
 	}
 	t0 = jiffies;
+	if (req->kill_after_ms) {
+		timer_setup_on_stack(&killer.timer, ow_alloc_kill, 0);
+		mod_timer(&killer.timer,
+			  jiffies + msecs_to_jiffies(req->kill_after_ms));
+	}
 	if (req->nofs_scope)
 		nofs = memalloc_nofs_save();
 	page = alloc_pages(req->gfp | __GFP_NOWARN, req->order);
+	done = ktime_get();
 	if (req->nofs_scope)
 		memalloc_nofs_restore(nofs);
 	if (page)
@@ -191,6 +240,10 @@ static int run_request(const struct ow_alloc_req *req)
 		current->pid, req->order, req->gfp,
 		page ? "allocated" : "failed",
 		jiffies_to_msecs(jiffies - t0), held, by_oom, by_tester);
+	if (req->kill_after_ms) {
+		ow_alloc_report_kill(&killer, done);
+		destroy_timer_on_stack(&killer.timer);
+	}
 	return page ? 0 : -ENOMEM;
 }
 
