@@ -68,6 +68,37 @@ for c in "costly:4 drain" "retry_mayfail:0 drain,retry_mayfail" \
 	ok $? "$label: no OOM request ($reqs), out_of_memory() not called by it (${CASE_OOM_SELF:-?}), no kill ($kills); allocation $([ $CASE_RC -eq 0 ] && echo succeeded || echo failed) in $CASE_MS ms"
 done
 
+# Killed while it waits: out_of_memory() gives it the reserves, it exits.
+# Nothing in user space can watch the waiter and kill it then (every fork
+# stalls on the exhaustion, and a stalled helper becomes a requester that
+# takes the episode's grant), so the module's own timer sends the SIGKILL
+# 500 ms into the allocation: long after reclaim gave up, well before
+# the 5 s timeout.  It comes first of the OOM cases, while the node has
+# only just become unreclaimable: later, the timeout may have run out
+# long before a request comes, and the grant would not keep it waiting.  The request must have waited (an oom_fallback
+# "dying", 11, with waited_ms > 0: one traced at once would say 0) and
+# the allocation must return within 100 ms of the signal.
+if [ "$arbiter" = 1 ]; then
+	alloc_case killed "0 drain,kill_after=500"
+	wait_event oom_fallback request_pid $CASE_PID 5
+	kill_log=$(dmesg | grep "ow_alloc: pid $CASE_PID: returned" | tail -n 1)
+	echo "# $kill_log"
+	after_us=$(echo "$kill_log" | sed -n 's/.*returned \([0-9]*\) us after its SIGKILL.*/\1/p')
+	fb=$(grep '"type":"oom_fallback"' /tmp/ow.jsonl | grep "\"request_pid\":$CASE_PID[,}]" |
+		sed -n 's/.*"reason":\([0-9]*\).*"waited_ms":\([0-9]*\).*/\1:\2/p' | head -n 1)
+	reason=${fb%%:*}
+	waited=${fb#*:}
+	echo "# result: scenario=semantics arbiter=$arbiter case=killed-waiting rc=$CASE_RC after_us=${after_us:-none} fallback=${fb:-none}"
+	[ -n "$after_us" ] && [ "$after_us" -le 100000 ]
+	ok $? "killed while waiting: the allocation returned ${after_us:-never} us after SIGKILL (want <= 100000), the task exited ($CASE_RC)"
+	# 11: OOM_ARB_DYING (docs/trace-format.md, verdict reasons)
+	[ "$reason" = 11 ] && [ "${waited:-0}" -gt 0 ]
+	ok $? "killed while waiting: its request fell back as dying after waiting (reason ${reason:-none} want 11, waited ${waited:-?} ms want > 0)"
+else
+	ok 0 "killed while waiting # SKIP arbiter off: no wait to kill"
+	ok 0 "killed while waiting: fallback reason # SKIP arbiter off"
+fi
+
 # Contexts that do go to the OOM path: the ballast is what it frees.
 for c in "kernel:0 drain" "nofail:0 drain,nofail"; do
 	label=${c%%:*}
@@ -93,7 +124,9 @@ done
 for c in "gfp_nofs:0 drain,gfp_nofs" "nofs_scope:0 drain,nofs_scope"; do
 	label=${c%%:*}
 	alloc_case "$label" "${c#*:}"
-	sleep 1		# oomwatch writes events in order, a moment later
+	# oomwatch writes events in order, a moment later
+	[ "$arbiter" = 1 ] && wait_event oom_fallback request_pid $CASE_PID 5
+	sleep 1
 	reqs=$(count_with oom_request request_pid $CASE_PID)
 	# With the arbiter on, the request is traced and ends at once in a
 	# fallback "nofs" (13) that waited 0 ms; off, nothing is traced.
@@ -104,35 +137,6 @@ for c in "gfp_nofs:0 drain,gfp_nofs" "nofs_scope:0 drain,nofs_scope"; do
 		[ "${CASE_OOM:-0}" -gt 0 ]
 	ok $? "$label: no wait on the arbiter ($reqs request(s), fallback reason:waited_ms '${fb% }', want '${want% }'), out_of_memory() ran (${CASE_OOM:-0} ballast pages), allocated in $CASE_MS ms"
 done
-
-# Killed while it waits: out_of_memory() gives it the reserves, it exits.
-# Nothing in user space can watch the waiter and kill it then (every fork
-# stalls on the exhaustion, and a stalled helper becomes a requester that
-# takes the episode's grant), so the module's own timer sends the SIGKILL
-# 500 ms into the allocation: long after reclaim gave up, well before
-# the 5 s timeout.  The request must have waited (an oom_fallback
-# "dying", 11, with waited_ms > 0: one traced at once would say 0) and
-# the allocation must return within 100 ms of the signal.
-if [ "$arbiter" = 1 ]; then
-	alloc_case killed "0 drain,kill_after=500"
-	sleep 1
-	kill_log=$(dmesg | grep "ow_alloc: pid $CASE_PID: returned" | tail -n 1)
-	echo "# $kill_log"
-	after_us=$(echo "$kill_log" | sed -n 's/.*returned \([0-9]*\) us after its SIGKILL.*/\1/p')
-	fb=$(grep '"type":"oom_fallback"' /tmp/ow.jsonl | grep "\"request_pid\":$CASE_PID[,}]" |
-		sed -n 's/.*"reason":\([0-9]*\).*"waited_ms":\([0-9]*\).*/\1:\2/p' | head -n 1)
-	reason=${fb%%:*}
-	waited=${fb#*:}
-	echo "# result: scenario=semantics arbiter=$arbiter case=killed-waiting rc=$CASE_RC after_us=${after_us:-none} fallback=${fb:-none}"
-	[ -n "$after_us" ] && [ "$after_us" -le 100000 ]
-	ok $? "killed while waiting: the allocation returned ${after_us:-never} us after SIGKILL (want <= 100000), the task exited ($CASE_RC)"
-	# 11: OOM_ARB_DYING (docs/trace-format.md, verdict reasons)
-	[ "$reason" = 11 ] && [ "${waited:-0}" -gt 0 ]
-	ok $? "killed while waiting: its request fell back as dying after waiting (reason ${reason:-none} want 11, waited ${waited:-?} ms want > 0)"
-else
-	ok 0 "killed while waiting # SKIP arbiter off: no wait to kill"
-	ok 0 "killed while waiting: fallback reason # SKIP arbiter off"
-fi
 
 # memcg OOM: the memcg OOM killer, never the arbiter.
 cg=/sys/fs/cgroup

@@ -3,7 +3,7 @@
 # swap token with the multi-gen LRU, and the token never outlives its
 # holder (released on exit and on timeout, checked through tracefs).
 . /scenarios/lib.sh
-ktap_plan 19
+ktap_plan 23
 T=/sys/kernel/tracing
 
 check_default() {	# NAME VALUE
@@ -29,12 +29,14 @@ reject() {
 check_default swap_token 0
 check_default swap_token_bypass_priority 0
 check_default swap_token_timeout_ms 300000
+check_default swap_token_reclaim_aging 0
 check_default oom_arbiter 0
 check_default oom_unreclaimable_timeout_ms 5000
 check_default oom_arbiter_fallback_ms 10000
 reject swap_token 2 -1 abc
 reject swap_token_bypass_priority -2 13 x
 reject swap_token_timeout_ms 99 3600001 -5
+reject swap_token_reclaim_aging 2 -1 yes
 reject oom_arbiter 2 -1 on
 reject oom_unreclaimable_timeout_ms -1 600001 5s
 reject oom_arbiter_fallback_ms 99 600001 -7
@@ -88,5 +90,55 @@ last=$(grep -o 'swap_token_[a-z]*' $T/trace | tail -n 1)
 [ "$last" = swap_token_release ]
 ok $? "the token's last move is a release ($last): no dangling holder"
 grep swap_token_ $T/trace | head -n 8 | sed 's/^/# /'
+
+# Who judges an idle holder.  As in 2.6.9 only a process that asks for
+# the token (a major fault) may take it from a holder that stopped
+# faulting: a release "idle" then comes with the challenger's grab naming
+# the holder as prev_tgid.  With vm.swap_token_reclaim_aging reclaim takes
+# it by itself, nobody asking: a release "idle" without such a grab.
+# idle_holder AGING: a thrashing updater and hog contend for the token;
+# the one that takes it is stopped (idle from then on) and the other
+# killed, and a locked allocator (no swap-in) makes reclaim run for 15 s.
+# Sets HOLDER, RELEASED (its releases "idle") and CHALLENGED (grabs that
+# took it from it as idle).
+idle_holder() {
+	local i=0 other
+	sysctl_write swap_token_reclaim_aging "$1" && sysctl_write swap_token 1
+	echo >$T/trace
+	ow-updater $((avail * 70 / 100)) 1000 >/tmp/upd.log 2>&1 &
+	upd=$!
+	ow-hog -s 4 -H 600 $((avail * 40 / 100)) >/tmp/hog.log 2>&1 &
+	hog=$!
+	HOLDER=
+	while [ $i -lt 600 ]; do
+		HOLDER=$(grep -o 'swap_token_grab: tgid=[0-9]*' $T/trace | tail -n 1 | cut -d= -f2)
+		[ "$HOLDER" = $upd ] || [ "$HOLDER" = $hog ] && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	other=$hog
+	[ "$HOLDER" = $hog ] && other=$upd
+	kill -STOP "$HOLDER" 2>/dev/null
+	kill -9 $other 2>/dev/null
+	wait $other 2>/dev/null
+	sleep 1
+	echo >$T/trace
+	ow-hog -l -s 4 -d 100 -H 15 $((avail * 60 / 100)) >/tmp/lock.log 2>&1 &
+	lock=$!
+	wait_for $T/trace 20 "swap_token_release: tgid=$HOLDER .*reason=idle"
+	kill -9 $upd $hog $lock 2>/dev/null
+	wait $upd $hog $lock 2>/dev/null
+	sysctl_write swap_token 0
+	RELEASED=$(grep -c "swap_token_release: tgid=$HOLDER .*reason=idle" $T/trace)
+	CHALLENGED=$(grep -c "swap_token_grab: .*prev_tgid=$HOLDER reason=idle" $T/trace)
+	grep swap_token_ $T/trace | head -n 4 | sed 's/^/# /'
+}
+idle_holder 0
+[ -n "$HOLDER" ] && [ "$RELEASED" -eq "$CHALLENGED" ]
+ok $? "aging off: an idle holder ($HOLDER) loses the token only to a challenger (released idle $RELEASED, taken by a grab $CHALLENGED)"
+idle_holder 1
+[ -n "$HOLDER" ] && [ "$RELEASED" -ge 1 ] && [ "$CHALLENGED" -lt "$RELEASED" ]
+ok $? "aging on: reclaim takes the token from the idle holder ($HOLDER) with nobody asking (released idle $RELEASED, taken by a grab $CHALLENGED)"
+sysctl_write swap_token_reclaim_aging 0
 echo 0 >$T/events/oomwatch/enable
 ktap_done
