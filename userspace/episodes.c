@@ -470,6 +470,7 @@ static void on_set(struct ow_episodes *m, const struct oomwatch_event *ev)
 		return;
 	n->set = true;
 	n->marks = 0;
+	n->wait_ended = false;
 	n->set_seq = ev->seq;
 	n->set_ts = ev->ts_ns;
 	if (!n->spell) {
@@ -559,10 +560,15 @@ static void note_waits(struct ow_episodes *m, unsigned long long now)
 		struct ow_ep_node *n = &m->node[i];
 
 		if (!n->set || !ow_episodes_waiting_on(m, n->nid)) {
+			if (n->set && n->waited) {
+				n->wait_ended = true;
+				n->wait_end_ts = now;
+			}
 			n->waited = false;
 		} else if (!n->waited) {
 			n->waited = true;
 			n->wait_ts = now;
+			n->wait_ended = false;
 		}
 	}
 }

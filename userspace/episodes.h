@@ -131,6 +131,13 @@ struct ow_ep_node {
 	 */
 	bool waited;
 	unsigned long long wait_ts;
+	/*
+	 * The wait ended (its last request settled) while the node stayed
+	 * set, and when: a timer that never fired while they waited is
+	 * judged at that moment, even if nothing happened in between.
+	 */
+	bool wait_ended;
+	unsigned long long wait_end_ts;
 	/* the last recovery, if any (the history starts there) */
 	bool recovered;
 	unsigned long long recovered_seq;

@@ -98,7 +98,8 @@ grep swap_token_ $T/trace | head -n 8 | sed 's/^/# /'
 # it by itself, nobody asking: a release "idle" without such a grab.
 # idle_holder AGING: a thrashing updater and hog contend for the token;
 # the one that takes it is stopped (idle from then on) and the other
-# killed, and a locked allocator (no swap-in) makes reclaim run for 15 s.
+# killed, and a locked allocator (no swap-in) growing to 90% of
+# MemAvailable at 10 MB/s keeps reclaim running for about 20 s.
 # Sets HOLDER, RELEASED (its releases "idle") and CHALLENGED (grabs that
 # took it from it as idle).
 idle_holder() {
@@ -123,9 +124,9 @@ idle_holder() {
 	wait $other 2>/dev/null
 	sleep 1
 	echo >$T/trace
-	ow-hog -l -s 4 -d 100 -H 15 $((avail * 60 / 100)) >/tmp/lock.log 2>&1 &
+	ow-hog -l -s 2 -d 200 -H 5 $((avail * 90 / 100)) >/tmp/lock.log 2>&1 &
 	lock=$!
-	wait_for $T/trace 20 "swap_token_release: tgid=$HOLDER .*reason=idle"
+	wait_for $T/trace 25 "swap_token_release: tgid=$HOLDER .*reason=idle"
 	kill -9 $upd $hog $lock 2>/dev/null
 	wait $upd $hog $lock 2>/dev/null
 	sysctl_write swap_token 0

@@ -401,6 +401,20 @@ static const struct ccase cases[] = {
 	{ "timer_works: a late request, no clear within its deadline (breaks)",
 	  &ARB, TRACE(SET(0, 0), REQ(20000, 10), TICK(26251)),
 	  .pending = 1, .want = { { I5, 0 } } },
+	/* a wait that ends past the deadline with no event in between */
+	{ "timer_works: waiting ended by a fallback past the deadline (breaks)",
+	  &ARB, TRACE(SET(0, 0), REQ(0, 10), FALLBACK(10000, 10), TICK(60000)),
+	  .end_ms = 70000, .want = { { I5, 0 } } },
+	{ "timer_works: waiting ended by a fallback, then a clear (breaks)",
+	  &ARB, TRACE(SET(0, 0), REQ(0, 10), FALLBACK(10000, 10),
+		      CLEAR(10002, 0, PROGRESS, 10002)),
+	  .want = { { I5, 0 } } },
+	/* a set before the recording: only "too early" can be judged */
+	{ "timer_works: the set before the recording, a request, a long claim",
+	  &ARB, TRACE(REQ(0, 10), CLEAR(100, 0, TIMEOUT, 60000)),
+	  .pending = 1 },
+	{ "timer_works: the set before the recording, progress after 60 s",
+	  &ARB, TRACE(CLEAR(100, 0, PROGRESS, 60000)) },
 
 	/* 6 record_whole */
 	{ "record_whole: seq +1, time monotonic per cpu", &STOCK,
