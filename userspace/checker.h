@@ -51,14 +51,17 @@
  *                           holder that lost the token (release, or a
  *                           grab by another process) after the kept
  *                           pass protects nothing any more.
- *  5 timer_works            arbiter on, timeout > 0: an unreclaimable_set
- *                           is cleared within timeout + kswapd period +
- *                           slack, and not by the timer before timeout -
- *                           slack, both judged from the recorded set ->
- *                           clear timestamps; a clear's duration_ms must
- *                           agree with them within OW_JIFFY_TOLERANCE_MS.
- *                           A clear whose set came before the recording
- *                           is judged by its duration_ms alone.
+ *  5 timer_works            arbiter on, timeout > 0: while requests wait
+ *                           on its node, an unreclaimable_set is cleared
+ *                           within timeout + kswapd period + slack from
+ *                           the set or the first later request (judged
+ *                           when they stop waiting too), and never by
+ *                           the timer before timeout - slack, both from
+ *                           the recorded timestamps; a clear's
+ *                           duration_ms must agree with them within
+ *                           OW_JIFFY_TOLERANCE_MS.  A clear whose set
+ *                           came before the recording can only be early:
+ *                           its duration_ms below timeout - slack.
  *  6 record_whole           seq +1 each time, ts_ns monotonic per CPU, no
  *                           lost events.
  *

@@ -375,8 +375,13 @@ static void on_group_member(struct ow_episodes *m,
 	m->step.permit = m->group_permit;
 	if (!m->group_in_episode)
 		return;
+	/*
+	 * Only into an episode still open: once the node recovered, or
+	 * the first members exited, the OOM's episode is over and a late
+	 * member must not reopen it.
+	 */
 	n = node_get(m, m->group_nid);
-	if (n)
+	if (n && n->ep == OW_EP_VICTIM)
 		add_victim(m, n, ev);
 }
 

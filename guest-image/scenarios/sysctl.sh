@@ -98,8 +98,8 @@ grep swap_token_ $T/trace | head -n 8 | sed 's/^/# /'
 # it by itself, nobody asking: a release "idle" without such a grab.
 # idle_holder AGING: a thrashing updater and hog contend for the token;
 # the one that takes it is stopped (idle from then on) and the other
-# killed, and a locked allocator (no swap-in) growing to 90% of
-# MemAvailable at 10 MB/s keeps reclaim running for about 20 s.
+# killed; a locked allocator (no swap-in) grows to 90% of MemAvailable at
+# 10 MB/s and memory.reclaim asks for 64 MB three times, 3 s apart.
 # Sets HOLDER, RELEASED (its releases "idle") and CHALLENGED (grabs that
 # took it from it as idle).
 idle_holder() {
@@ -126,7 +126,15 @@ idle_holder() {
 	echo >$T/trace
 	ow-hog -l -s 2 -d 200 -H 5 $((avail * 90 / 100)) >/tmp/lock.log 2>&1 &
 	lock=$!
-	wait_for $T/trace 25 "swap_token_release: tgid=$HOLDER .*reason=idle"
+	# Reclaim passes for sure, three times 3 s apart (an idle check
+	# needs two, an interval apart): memory.reclaim runs shrink_node()
+	# like any reclaim.  Nothing else runs meanwhile: every child of
+	# the shell faults busybox back from swap and would challenge.
+	for i in 1 2 3; do
+		echo 64M 2>/dev/null >$CG/memory.reclaim
+		sleep 3
+	done
+	sleep 6
 	kill -9 $upd $hog $lock 2>/dev/null
 	wait $upd $hog $lock 2>/dev/null
 	sysctl_write swap_token 0
@@ -134,12 +142,24 @@ idle_holder() {
 	CHALLENGED=$(grep -c "swap_token_grab: .*prev_tgid=$HOLDER reason=idle" $T/trace)
 	grep swap_token_ $T/trace | head -n 4 | sed 's/^/# /'
 }
+CG=/sys/fs/cgroup
+mkdir -p $CG && { grep -q " $CG cgroup2 " /proc/mounts || mount -t cgroup2 none $CG; }
 idle_holder 0
 [ -n "$HOLDER" ] && [ "$RELEASED" -eq "$CHALLENGED" ]
 ok $? "aging off: an idle holder ($HOLDER) loses the token only to a challenger (released idle $RELEASED, taken by a grab $CHALLENGED)"
-idle_holder 1
+# A challenger's fault may still come first (the shell's own children
+# fault busybox back from swap): that round shows nothing either way, so
+# up to 3 rounds, judged on the first that was not a challenge.
+round=1
+while :; do
+	idle_holder 1
+	[ "$RELEASED" -ge 1 ] && [ "$RELEASED" -eq "$CHALLENGED" ] &&
+		[ $round -lt 3 ] || break
+	diag "round $round: a challenger took the token first; again"
+	round=$((round + 1))
+done
 [ -n "$HOLDER" ] && [ "$RELEASED" -ge 1 ] && [ "$CHALLENGED" -lt "$RELEASED" ]
-ok $? "aging on: reclaim takes the token from the idle holder ($HOLDER) with nobody asking (released idle $RELEASED, taken by a grab $CHALLENGED)"
+ok $? "aging on: reclaim takes the token from the idle holder ($HOLDER) with nobody asking (released idle $RELEASED, taken by a grab $CHALLENGED; round $round)"
 sysctl_write swap_token_reclaim_aging 0
 echo 0 >$T/events/oomwatch/enable
 ktap_done

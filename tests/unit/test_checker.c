@@ -195,6 +195,9 @@ static const struct ccase cases[] = {
 	  TRACE(GRANT(0, 10), KILL_BY(1, 10, 20), KILL_BY(1, 10, 21),
 		EXIT(2, 20), GRANT(3, 11)),
 	  .want = { { I2, 4 } } },
+	{ "one_kill_per_episode: a group member after recovery reopens nothing",
+	  &ARB, TRACE(GRANT(0, 10), KILL_BY(1, 10, 20), CLEAR(2, 0, FREED, 100),
+		      KILL_BY(3, 10, 21), SET(4, 0), GRANT(5004, 11)) },
 	/* #15 item 3: recovery is per node */
 	{ "one_kill_per_episode: recovery on another node ends nothing (breaks)",
 	  &ARB, TRACE(GRANT_N(0, 10, 0), KILL(1, 20),
