@@ -21,8 +21,10 @@
 #   aging    token on, bypass never, vm.swap_token_reclaim_aging=1
 #   arbiter  token on, bypass never, vm.oom_arbiter=1 (Tosatti's remedy)
 #   off      token off: stock 6.1
-# Prints "# result: ..." lines; asserts only what the mode must show when
-# assert=1 (make test), else reports.
+# Prints "# result: ..." lines.  fix, aging and off assert no kill and
+# every invariant kept; never asserts the holder's kill only with assert=1
+# (make test), and always that the replayed recording breaks token_yields
+# exactly when a kill happened; arbiter only reports.
 . /scenarios/lib.sh
 parse_args
 mode=${ARG_mode:-never}
@@ -128,6 +130,10 @@ while [ $run -le $runs ]; do
 			[ "$replay_rc" -eq 0 ]
 		fi
 		ok $? "run $run: oomwatch --replay --assert: token_yields broken $ty time(s) for $kills kill(s) (exit $replay_rc)" ;;
+	arbiter)
+		# Tosatti's remedy alone: whatever it does is reported.
+		ok 0 "run $run: $kills kill(s), $hk of the holder, $swap_free MB of swap free # SKIP reported, not asserted"
+		ok 0 "run $run: oomwatch --replay --assert exit $replay_rc, token_yields broken $ty time(s) # SKIP reported, not asserted" ;;
 	*)
 		[ "$replay_rc" -eq 0 ]
 		ok $? "run $run: oomwatch --replay --assert finds every invariant kept (exit $replay_rc, token_yields $ty)"
@@ -135,7 +141,7 @@ while [ $run -le $runs ]; do
 		ok $? "run $run: no kill ($kills), the allocator completed ($alloc_rc)" ;;
 	esac
 	[ "$upd_alive" -eq 0 ] || [ "$hk" -ge 1 ]
-	ok $? "run $run: the updater ran to the end or was the victim"
+	ok $? "run $run: the updater lived to the end of the run or was the victim"
 	run=$((run + 1))
 done
 result "scenario=token2004 mode=$mode runs=$runs kills=$total_kills holder_kills=$holder_kills"
