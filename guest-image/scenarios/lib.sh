@@ -243,6 +243,12 @@ swap_free_mb() {
 	awk '/^SwapFree/ { print int($2 / 1024) }' /proc/meminfo
 }
 
+# swap_on_ok: swap on, as one KTAP line that says how much.
+swap_on_ok() {
+	swap_on
+	ok $? "swap on /dev/vda ($(awk '/^SwapTotal/ { print int($2 / 1024) }' /proc/meminfo) MB)"
+}
+
 # result KEY=VALUE...: one machine-readable line for make matrix/bench.
 result() {
 	echo "# result: $*"

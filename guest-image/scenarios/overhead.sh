@@ -19,8 +19,7 @@ passes=${ARG_passes:-2}
 max_pct=${ARG_max_pct:-20}
 ktap_plan 4
 
-swap_on
-ok $? "swap on /dev/vda ($(awk '/^SwapTotal/ { print int($2 / 1024) }' /proc/meminfo) MB)"
+swap_on_ok
 sysctl_write swap_token 0 && sysctl_write oom_arbiter 0
 mb=$(($(mem_available_mb) * pct / 100))
 diag "updater $mb MB x $passes passes; $runs runs without and $runs with oomwatch, alternating"

@@ -18,8 +18,7 @@ runs=${ARG_runs:-1}
 burst_pct=${ARG_burst_pct:-115}
 ktap_plan $((runs + 2))
 
-swap_on
-ok $? "swap on /dev/vda ($(awk '/^SwapTotal/ { print int($2 / 1024) }' /proc/meminfo) MB)"
+swap_on_ok
 arbiter_set "$arbiter" "${ARG_timeout:-5000}" "${ARG_fallback:-15000}"
 ok $? "knobs: vm.oom_arbiter=$arbiter"
 
