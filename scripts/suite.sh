@@ -15,8 +15,13 @@
 #
 # Environment: REPEAT (runs per cell; matrix default 1, bench default 5),
 # SEED, MODES (a subset, space-separated), OUT (results directory),
-# ONLY (bench: a subset of the workloads, e.g. "transient overhead"; the
-# other workloads' lines are kept from the last runs file).
+# ONLY (a subset of the workloads, e.g. "transient overhead"; the other
+# workloads' lines are kept from the last runs file).
+#
+# token2004 (the swap token's kill of 2004) has a row of its own under
+# the modes that tell its remedies apart: stock, token-never (the 2004
+# kernel), token (Morton's bypass), token-aging (reclaim-side aging),
+# arbiter-never (Tosatti's arbiter alone) and all.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -40,15 +45,38 @@ shape_opts() {
 }
 
 steps=()	# "KERNEL MODE SHAPE WORKLOADS EXTRA-ARGS"
+T2004_MODES="stock token-never token token-aging arbiter-never all"
+
+# step KERNEL MODE SHAPE WORKLOADS [EXTRA]: plan one guest with the
+# workloads ONLY asks for ('+'-separated); none of them, no guest.
+step() {
+	local w keep=
+	for w in ${4//+/ }; do
+		wanted "$w" && keep="$keep+$w"
+	done
+	[ -n "$keep" ] && steps+=("$1 $2 $3 ${keep#+} ${5:--}")
+}
+
+# token2004_modes: its modes, within MODES when that is set.
+token2004_modes() {
+	local m
+	for m in $T2004_MODES; do
+		[ -z "${MODES:-}" ] || echo " $MODES " | grep -q " $m " && echo "$m"
+	done
+}
+
 plan_matrix() {
 	local m
 	runs=${REPEAT:-1}
 	out=${OUT:-results}
 	for m in ${MODES:-stock token-never token arbiter all}; do
-		steps+=("$patched $m swap update+storm+forkstorm+memcg -")
-		steps+=("$patched $m noswap oom+filethrash -")
-		steps+=("$patched $m slowswap transient -")
-		steps+=("$patched $m numa numa-spill+numa-bound -")
+		step "$patched" $m swap update+storm+forkstorm+memcg
+		step "$patched" $m noswap oom+filethrash
+		step "$patched" $m slowswap transient
+		step "$patched" $m numa numa-spill+numa-bound
+	done
+	for m in $(token2004_modes); do
+		step "$patched" $m swap token2004
 	done
 }
 
@@ -57,11 +85,14 @@ plan_bench() {
 	runs=${REPEAT:-5}
 	out=${OUT:-results/bench}
 	for w in "swap update" "noswap oom" "slowswap transient"; do
-		wanted "${w#* }" || continue
 		for m in ${MODES:-stock mglru earlyoom token arbiter all}; do
 			case $m in stock|mglru|earlyoom) k=$stock ;; *) k=$patched ;; esac
-			steps+=("$k $m $w -")
+			step "$k" $m $w
 		done
+	done
+	for m in $(token2004_modes); do
+		case $m in stock) k=$stock ;; *) k=$patched ;; esac
+		step "$k" $m swap token2004
 	done
 	# (4) tracing overhead: the update workload in mode all, every other
 	# run without oomwatch.
@@ -134,18 +165,19 @@ mv "$runs_file.new" "$runs_file"
 title="$what, $runs run(s) per cell, seed $seed, TCG guest 256 MB / 2 CPUs"
 if [ "$what" = matrix ]; then
 	$B/ow-report matrix --title "$title" --commit "$commit" --date "$date" \
-		--order stock,token-never,token,arbiter,all "$runs_file" >"$out/matrix.md"
+		--order stock,token-never,token,token-aging,arbiter-never,arbiter,all \
+		"$runs_file" >"$out/matrix.md"
 	echo "suite: wrote $out/matrix.md" >&2
 else
 	# Ratios to stock; the overhead runs' are to the same mode without
 	# oomwatch.
-	metrics=kills,spurious,wall_ms,set_to_kill_ms,probe_max_ms,probe_p99_ms,swap_io_mb
+	metrics=kills,spurious,wall_ms,alloc_ms,set_to_kill_ms,probe_max_ms,probe_p99_ms,swap_io_mb
 	grep -v 'scenario=overhead ' "$runs_file" >"$out/.workloads.txt"
 	grep 'scenario=overhead ' "$runs_file" >"$out/.overhead.txt"
 	{
 		$B/ow-report bench --out-dir "$out" --baseline stock --title "$title" \
 			--commit "$commit" --date "$date" \
-			--order stock,mglru,earlyoom,token,arbiter,all \
+			--order stock,mglru,earlyoom,token-never,token,token-aging,arbiter-never,arbiter,all \
 			--metrics "$metrics" "$out/.workloads.txt" &&
 		if [ -s "$out/.overhead.txt" ]; then
 			$B/ow-report bench --out-dir "$out" --baseline all \

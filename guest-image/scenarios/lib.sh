@@ -194,22 +194,29 @@ patched_kernel() {
 #   token        swap token on, bypass at priority 0: the 2004 fix
 #   arbiter      the OOM arbiter alone
 #   all          token with bypass, and the arbiter
+#   token-aging  token on, bypass never, reclaim-side aging: the third
+#                remedy on its own
+#   arbiter-never  the arbiter with the token of 2004 (bypass never):
+#                Tosatti's remedy on its own
 #   mglru        multi-gen LRU on, thrashing prevention min_ttl_ms=1000
 #   earlyoom     earlyoom running with its default settings
 # Returns non-zero, with a diagnostic, when this kernel cannot do MODE.
 mode_apply() {
-	local token=0 bypass=0 arbiter=0
+	local token=0 bypass=0 arbiter=0 aging=0
 	case $1 in
 	stock|mglru|earlyoom) ;;
 	token-never) token=1 bypass=-1 ;;
 	token) token=1 ;;
+	token-aging) token=1 bypass=-1 aging=1 ;;
 	arbiter) arbiter=1 ;;
+	arbiter-never) token=1 bypass=-1 arbiter=1 ;;
 	all) token=1 arbiter=1 ;;
 	*) diag "mode_apply: unknown mode '$1'"; return 2 ;;
 	esac
 	if patched_kernel; then
 		sysctl_write swap_token 0 && sysctl_write oom_arbiter $arbiter &&
-		sysctl_write swap_token_bypass_priority $bypass || return 1
+		sysctl_write swap_token_bypass_priority $bypass &&
+		sysctl_write swap_token_reclaim_aging $aging || return 1
 	elif [ $token = 1 ] || [ $arbiter = 1 ]; then
 		diag "mode $1 needs the patched kernel"
 		return 1
@@ -227,6 +234,14 @@ mode_apply() {
 	esac
 }
 
+# broken_invariants FILE: the invariants an `oomwatch -j` recording's
+# summary (its last line) counts violations of, comma-separated.
+broken_invariants() {
+	tail -n 1 "$1" | sed -n 's/.*"violations":{\([^}]*\)}.*/\1/p' |
+		tr ',' '\n' | sed -n 's/^"\([a-z_]*\)":[1-9][0-9]*$/\1/p' |
+		tr '\n' ',' | sed 's/,$//'
+}
+
 # Processes earlyoom has signalled so far.
 earlyoom_kills() {
 	[ -r /tmp/earlyoom.log ] || { echo 0; return; }
@@ -241,6 +256,11 @@ vmstat_get() {
 
 swap_free_mb() {
 	awk '/^SwapFree/ { print int($2 / 1024) }' /proc/meminfo
+}
+
+# vm_swap_kb PID: how much of the process is in swap (empty once gone).
+vm_swap_kb() {
+	awk '/^VmSwap/ { print $2 }' /proc/$1/status 2>/dev/null
 }
 
 # swap_on_ok: swap on, as one KTAP line that says how much.

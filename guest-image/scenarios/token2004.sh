@@ -53,10 +53,6 @@ push_mb=$((avail * ${ARG_push_pct:-85} / 100))
 lock_mb=$((avail * ${ARG_lock_pct:-80} / 100))
 diag "mode $mode: MemAvailable $avail MB, updater $upd_mb MB, push $push_mb MB, locked allocator $lock_mb MB"
 
-vm_swap_kb() {
-	awk '/^VmSwap/ { print $2 }' /proc/$1/status 2>/dev/null
-}
-
 run=1
 total_kills=0
 holder_kills=0
