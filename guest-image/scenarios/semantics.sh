@@ -13,6 +13,8 @@
 #    kills nobody for them (stock: it returns at once);
 #  - a request killed while it waits reaches out_of_memory(), which gives
 #    a dying task the reserves, and exits at once;
+#  - a request waiting when the system freezes (suspend) stops waiting
+#    and lets itself be frozen: the freeze succeeds;
 #  - a memcg over its memory.max is killed by the memcg OOM killer at once,
 #    never through the arbiter;
 #  - sysrq-f kills at once, never through the arbiter.
@@ -24,7 +26,7 @@ parse_args
 arbiter=${ARG_arbiter:-1}
 timeout=${ARG_timeout:-5000}
 fallback=${ARG_fallback:-15000}
-ktap_plan 23
+ktap_plan 25
 
 arbiter_set "$arbiter" "$timeout" "$fallback"
 ok $? "knobs: vm.oom_arbiter=$arbiter timeout ${timeout} ms fallback ${fallback} ms"
@@ -97,6 +99,50 @@ if [ "$arbiter" = 1 ]; then
 else
 	ok 0 "killed while waiting # SKIP arbiter off: no wait to kill"
 	ok 0 "killed while waiting: fallback reason # SKIP arbiter off"
+fi
+
+# Frozen while it waits: a suspend must not fail on an arbiter waiter.
+# The module starts a suspend to idle 300 ms into the allocation, with
+# /sys/power/pm_test=freezer: every task frozen for a second, then thawed,
+# no device touched.  A TASK_KILLABLE sleeper ignores the freezer's fake
+# signal, so a waiter that does not look would make the freeze fail after
+# pm_freeze_timeout (2 s here; the node has only just become
+# unreclaimable, so no grant ends the wait before that).  The waiter must
+# stop waiting (oom_fallback "freezing", 15), get its memory the stock
+# way and return to user space to be frozen.
+if [ -w /sys/power/pm_test ]; then
+	echo freezer >/sys/power/pm_test && echo 2000 >/sys/power/pm_freeze_timeout &&
+		echo 1 >/sys/module/suspend/parameters/pm_test_delay
+	alloc_case frozen "0 drain,freeze_after=300"
+	i=0
+	while [ $i -lt 30 ] && ! dmesg | grep -q "freeze: pm_suspend returned"; do
+		sleep 0.5
+		i=$((i + 1))
+	done
+	echo none >/sys/power/pm_test
+	pm_line=$(dmesg | grep "freeze: pm_suspend returned" | tail -n 1)
+	ret_line=$(dmesg | grep "ow_alloc: pid $CASE_PID: returned .*freeze" | tail -n 1)
+	echo "# $pm_line"
+	echo "# $ret_line"
+	pm_rc=$(echo "$pm_line" | sed -n 's/.*pm_suspend returned \(-*[0-9]*\) .*/\1/p')
+	[ "$arbiter" = 1 ] && wait_event oom_fallback request_pid $CASE_PID 5
+	fb=$(grep '"type":"oom_fallback"' /tmp/ow.jsonl | grep "\"request_pid\":$CASE_PID[,}]" |
+		sed -n 's/.*"reason":\([0-9]*\).*"waited_ms":\([0-9]*\).*/\1:\2/p' | head -n 1)
+	echo "# result: scenario=semantics arbiter=$arbiter case=frozen-waiting rc=$CASE_RC pm_suspend=${pm_rc:-none} fallback=${fb:-none}"
+	[ "$pm_rc" = 0 ] && [ "$CASE_RC" -eq 0 ]
+	ok $? "frozen while waiting: the freeze succeeded (pm_suspend ${pm_rc:-never returned}), the allocation succeeded ($CASE_RC, $CASE_MS ms)"
+	if [ "$arbiter" = 1 ]; then
+		# 15: OOM_ARB_FREEZING (docs/trace-format.md, verdict reasons)
+		after_ms=$(echo "$ret_line" | sed -n 's/.*returned \([0-9]*\) ms after the freeze began.*/\1/p')
+		[ "${fb%%:*}" = 15 ] && [ "${fb#*:}" -gt 0 ] && [ -n "$after_ms" ] &&
+			[ "$after_ms" -le 1000 ]
+		ok $? "frozen while waiting: its request fell back as freezing after waiting (reason:waited_ms ${fb:-none}, want 15:>0), the allocation returned ${after_ms:-?} ms after the freeze began (want <= 1000)"
+	else
+		ok 0 "frozen while waiting: fallback reason # SKIP arbiter off: no wait"
+	fi
+else
+	ok 0 "frozen while waiting # SKIP no /sys/power/pm_test (CONFIG_PM_DEBUG, CONFIG_SUSPEND)"
+	ok 0 "frozen while waiting: fallback reason # SKIP no pm_test"
 fi
 
 # Contexts that do go to the OOM path: the ballast is what it frees.

@@ -23,6 +23,8 @@
 #   swap_io_mb     pswpin + pswpout during the run
 #   assert         oomwatch --assert verdict: ok, fail or na
 #   broken         the invariants oomwatch found broken (when any)
+#   ow_rss_kb ow_lck_kb ow_hwm_kb   oomwatch's resident, locked and peak
+#                  resident memory at the end of the run
 # KTAP: one test per run, "the run completed inside its bound, and
 # oomwatch found no invariant broken": the matrix records outcomes, the
 # verdict on them is the table's.  One exception: in the modes that
@@ -282,6 +284,10 @@ run_one() {	# run_one WORKLOAD RUN WITH_OOMWATCH
 	wait $probe
 	if [ "$with" = 1 ]; then
 		sleep 1
+		# What oomwatch holds of the guest's memory, locked or not.
+		EXTRA="$EXTRA $(awk '/^Vm(RSS|Lck|HWM):/ {
+			printf "ow_%s_kb=%d ", tolower(substr($1, 3, 3)), $2 }' \
+			/proc/$OW_PID/status 2>/dev/null)"
 		stop_oomwatch
 		[ "$OW_RC" = 0 ] && assert=ok || assert=fail
 		broken=$(broken_invariants /tmp/ow.jsonl)

@@ -7,7 +7,7 @@
  *
  * Writing "ORDER FLAGS" to /proc/ow_alloc, FLAGS a comma-separated list
  * of kernel, nofail, retry_mayfail, thisnode, gfp_nofs, nofs_scope,
- * drain and kill_after=MS:
+ * drain, kill_after=MS and freeze_after=MS:
  *
  *  - with "drain", first takes every free page an atomic allocation may
  *    have (below the min watermark, short of the emergency reserves) and
@@ -25,6 +25,14 @@
  *    the signal the allocation returned.  A task killed while it waits
  *    on the arbiter is tested this way because nothing in user space
  *    can watch it and kill it then: the exhaustion stalls every fork.
+ *  - with "freeze_after=MS", a timer starts a system suspend to idle
+ *    (pm_suspend(), from a work item) MS ms after the test allocation
+ *    began: set /sys/power/pm_test to "freezer" first, and it freezes
+ *    every task, holds them pm_test_delay seconds and thaws them.  The
+ *    log says what pm_suspend() returned (-EBUSY: a task refused to
+ *    freeze) and how long after the freeze began the allocation
+ *    returned.  The write does not wait for the suspend: the writer has
+ *    to get back to user space to be frozen.
  *
  * The write returns the byte count when the test allocation succeeded
  * and -ENOMEM when it failed; the kernel log says how long it took and
@@ -43,10 +51,12 @@
 #include <linux/oom.h>
 #include <linux/proc_fs.h>
 #include <linux/sched/mm.h>
+#include <linux/suspend.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/timer.h>
 #include <linux/uaccess.h>
+#include <linux/workqueue.h>
 
 static DEFINE_MUTEX(ow_alloc_mutex);	/* one test at a time */
 static DEFINE_SPINLOCK(ballast_lock);
@@ -117,7 +127,31 @@ struct ow_alloc_req {
 	bool drain;
 	bool nofs_scope;
 	unsigned int kill_after_ms;	/* 0: no SIGKILL */
+	unsigned int freeze_after_ms;	/* 0: no suspend */
 };
+
+/*
+ * The suspend of "freeze_after=MS": a timer queues it, a work item runs
+ * it (pm_suspend() sleeps), outside the writer, which must be frozen.
+ */
+static ktime_t freeze_began;
+static void ow_alloc_suspend(struct work_struct *work)
+{
+	ktime_t t0 = ktime_get();
+	int ret;
+
+	WRITE_ONCE(freeze_began, t0);
+	ret = IS_ENABLED(CONFIG_SUSPEND) ? pm_suspend(PM_SUSPEND_TO_IDLE) :
+					   -EOPNOTSUPP;
+	pr_info("freeze: pm_suspend returned %d after %lld ms\n", ret,
+		ktime_ms_delta(ktime_get(), t0));
+}
+static DECLARE_WORK(ow_alloc_suspend_work, ow_alloc_suspend);
+
+static void ow_alloc_freeze(struct timer_list *t)
+{
+	queue_work(system_unbound_wq, &ow_alloc_suspend_work);
+}
 
 /* The SIGKILL of "kill_after=MS", sent from a timer to the writer. */
 struct ow_alloc_killer {
@@ -142,6 +176,7 @@ static int parse_flags(char *flags, struct ow_alloc_req *req)
 	req->drain = false;
 	req->nofs_scope = false;
 	req->kill_after_ms = 0;
+	req->freeze_after_ms = 0;
 	while ((tok = strsep(&flags, ",")) != NULL) {
 		if (!*tok || !strcmp(tok, "kernel"))
 			continue;
@@ -161,6 +196,13 @@ static int parse_flags(char *flags, struct ow_alloc_req *req)
 			if (kstrtouint(tok + strlen("kill_after="), 10,
 				       &req->kill_after_ms) ||
 			    !req->kill_after_ms)
+				return -EINVAL;
+		} else if (str_has_prefix(tok, "freeze_after=")) {
+			if (!IS_ENABLED(CONFIG_SUSPEND))
+				return -EOPNOTSUPP;
+			if (kstrtouint(tok + strlen("freeze_after="), 10,
+				       &req->freeze_after_ms) ||
+			    !req->freeze_after_ms)
 				return -EINVAL;
 		} else
 			return -EINVAL;
@@ -207,6 +249,7 @@ static int run_request(const struct ow_alloc_req *req)
 {
 	unsigned long t0, held = 0, by_oom, by_tester;
 	struct ow_alloc_killer killer = { .task = current };
+	struct timer_list freezer;
 	unsigned int nofs = 0;
 	struct page *page;
 	ktime_t done;
@@ -223,6 +266,12 @@ static int run_request(const struct ow_alloc_req *req)
 		timer_setup_on_stack(&killer.timer, ow_alloc_kill, 0);
 		mod_timer(&killer.timer,
 			  jiffies + msecs_to_jiffies(req->kill_after_ms));
+	}
+	if (req->freeze_after_ms) {
+		WRITE_ONCE(freeze_began, 0);
+		timer_setup_on_stack(&freezer, ow_alloc_freeze, 0);
+		mod_timer(&freezer,
+			  jiffies + msecs_to_jiffies(req->freeze_after_ms));
 	}
 	if (req->nofs_scope)
 		nofs = memalloc_nofs_save();
@@ -243,6 +292,19 @@ static int run_request(const struct ow_alloc_req *req)
 	if (req->kill_after_ms) {
 		ow_alloc_report_kill(&killer, done);
 		destroy_timer_on_stack(&killer.timer);
+	}
+	if (req->freeze_after_ms) {
+		ktime_t began;
+
+		del_timer_sync(&freezer);
+		destroy_timer_on_stack(&freezer);
+		began = READ_ONCE(freeze_began);
+		if (began && ktime_after(done, began))
+			pr_info("pid %d: returned %lld ms after the freeze began\n",
+				current->pid, ktime_ms_delta(done, began));
+		else
+			pr_info("pid %d: returned before the freeze began\n",
+				current->pid);
 	}
 	return page ? 0 : -ENOMEM;
 }
@@ -287,6 +349,7 @@ static int __init ow_alloc_init(void)
 static void __exit ow_alloc_exit(void)
 {
 	proc_remove(ow_alloc_entry);
+	flush_work(&ow_alloc_suspend_work);
 	unregister_oom_notifier(&ow_alloc_oom_nb);
 	ballast_release();
 }
