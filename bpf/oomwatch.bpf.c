@@ -401,6 +401,13 @@ int BPF_PROG(oom_request, pid_t pid, const char *comm, int nid, int order,
 	e->request.gfp_flags = gfp_flags;
 	bpf_probe_read_kernel_str(e->request.comm, sizeof(e->request.comm),
 				  comm);
+	/*
+	 * The tracepoint fires in the allocating task's own context: its
+	 * memcg is read here, where a recording keeps it, rather than from
+	 * /proc later, which only a live run could do (and only while the
+	 * task still exists).
+	 */
+	e->request.memcg_id = memcg_id_of(bpf_get_current_task_btf());
 	submit(e);
 	return 0;
 }

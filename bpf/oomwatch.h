@@ -17,8 +17,12 @@
 #define OOMWATCH_COMM_LEN	16
 #define OOMWATCH_MAX_ZONES	4	/* ZONE_DMA, ZONE_DMA32, ZONE_NORMAL, spare */
 
-/* Bumped whenever a field changes meaning; written into every JSON line. */
-#define OOMWATCH_FORMAT_VERSION	1
+/*
+ * Bumped whenever a field is added or changes meaning; written into every
+ * JSON line.  2: oom_request carries the requester's memcg_id, and
+ * "memcg" lines name memcg ids by cgroup path (docs/trace-format.md).
+ */
+#define OOMWATCH_FORMAT_VERSION	2
 
 enum oomwatch_event_type {
 	/* Existing kernel tracepoints */
@@ -174,6 +178,8 @@ struct oomwatch_event {
 			__u32 reason;		/* defer/veto: verdict_reason */
 			__u32 waited_ms;	/* fallback */
 			char comm[OOMWATCH_COMM_LEN];
+			__u64 memcg_id;		/* oom_request: the requester's
+						 * memcg cgroup id, 0 if none */
 		} request;
 		struct {
 			__s32 nid;

@@ -8,12 +8,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include "cgroup.h"
+#include "trace.h"	/* OW_MEMCG_PATH_MAX, ow_memcg_path_valid() */
 
 #define CGROUP2_MAGIC	0x63677270	/* CGROUP2_SUPER_MAGIC */
 #define MAX_DEPTH	32
@@ -269,4 +271,220 @@ bool ow_memcg_of_pid(void *ctx, __u32 pid, __u64 *id)
 	}
 	fclose(f);
 	return ok;
+}
+
+/* ---------------------------------------------------- paths of memcg ids */
+
+void ow_memcg_paths_init(struct ow_memcg_paths *p)
+{
+	memset(p, 0, sizeof(*p));
+}
+
+void ow_memcg_paths_free(struct ow_memcg_paths *p)
+{
+	for (size_t i = 0; i < p->cap; i++)
+		free(p->slot[i].path);
+	free(p->slot);
+	ow_memcg_paths_init(p);
+}
+
+/* Fibonacci hashing: ids are often consecutive inode numbers. */
+static size_t slot_of(const struct ow_memcg_paths *p, __u64 id)
+{
+	return (size_t)((id * 0x9e3779b97f4a7c15ULL) >> 32) & (p->cap - 1);
+}
+
+struct ow_memcg_entry *ow_memcg_paths_get(const struct ow_memcg_paths *p,
+					  __u64 id)
+{
+	if (!id || !p->cap)
+		return NULL;
+	for (size_t i = slot_of(p, id);; i = (i + 1) & (p->cap - 1)) {
+		if (p->slot[i].id == id)
+			return &p->slot[i];
+		if (!p->slot[i].id)
+			return NULL;
+	}
+}
+
+const char *ow_memcg_path_of(const struct ow_memcg_paths *p, __u64 id)
+{
+	const struct ow_memcg_entry *e = ow_memcg_paths_get(p, id);
+
+	return e ? e->path : NULL;
+}
+
+/* Kept at most half full, so that a probe always ends on a free slot. */
+static bool grow(struct ow_memcg_paths *p)
+{
+	struct ow_memcg_paths bigger = { .cap = p->cap ? p->cap * 2 : 64 };
+
+	bigger.slot = calloc(bigger.cap, sizeof(*bigger.slot));
+	if (!bigger.slot)
+		return false;
+	for (size_t i = 0; i < p->cap; i++) {
+		size_t j;
+
+		if (!p->slot[i].id)
+			continue;
+		for (j = slot_of(&bigger, p->slot[i].id); bigger.slot[j].id;
+		     j = (j + 1) & (bigger.cap - 1))
+			;
+		bigger.slot[j] = p->slot[i];
+	}
+	free(p->slot);
+	p->slot = bigger.slot;
+	p->cap = bigger.cap;
+	return true;
+}
+
+struct ow_memcg_entry *ow_memcg_paths_add(struct ow_memcg_paths *p, __u64 id,
+					  const char *path, __u64 parent)
+{
+	struct ow_memcg_entry *e = ow_memcg_paths_get(p, id);
+	size_t i;
+
+	if (!id)
+		return NULL;
+	if (e) {
+		if (!e->path && path) {
+			e->path = strdup(path);
+			e->parent = parent;
+		}
+		return e;
+	}
+	if (p->nr >= OW_MEMCG_MAX_PATHS) {
+		p->full = true;
+		return NULL;
+	}
+	if ((p->nr + 1) * 2 > p->cap && !grow(p))
+		return NULL;
+	for (i = slot_of(p, id); p->slot[i].id; i = (i + 1) & (p->cap - 1))
+		;
+	e = &p->slot[i];
+	e->path = path ? strdup(path) : NULL;
+	if (path && !e->path)
+		return NULL;
+	e->id = id;
+	e->parent = parent;
+	e->written = false;
+	p->nr++;
+	return e;
+}
+
+bool ow_memcg_path_under(const char *path, const char *top)
+{
+	size_t n = strlen(top);
+
+	if (!strcmp(top, "/"))
+		return path[0] == '/';
+	return !strncmp(path, top, n) && (path[n] == '\0' || path[n] == '/');
+}
+
+bool ow_memcg_paths_any_under(const struct ow_memcg_paths *p, const char *top)
+{
+	for (size_t i = 0; i < p->cap; i++)
+		if (p->slot[i].path && ow_memcg_path_under(p->slot[i].path, top))
+			return true;
+	return false;
+}
+
+/*
+ * One directory: dir is its name on this machine, rel its path from the
+ * root (both in buffers of PATH_MAX, extended and cut back in place).
+ */
+static void scan_paths(struct ow_memcg_paths *p, char *dir, char *rel,
+		       bool cgroup2, __u64 parent, int depth)
+{
+	size_t dlen = strlen(dir), rlen = strlen(rel);
+	struct dirent *d;
+	DIR *dp;
+	__u64 id;
+
+	if (!dir_id(dir, cgroup2, &id) ||
+	    !ow_memcg_paths_add(p, id, rel, parent) || depth >= MAX_DEPTH)
+		return;
+	dp = opendir(dir);
+	if (!dp)
+		return;
+	while ((d = readdir(dp)) && !p->full) {
+		size_t n = strlen(d->d_name);
+		/* "/" + name below the root, else rel + "/" + name */
+		size_t sub = (rlen == 1 ? 0 : rlen) + 1 + n;
+
+		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, "..") ||
+		    sub > OW_MEMCG_PATH_MAX || dlen + 1 + n >= PATH_MAX ||
+		    !is_dir(dir, d))
+			continue;
+		snprintf(dir + dlen, PATH_MAX - dlen, "/%s", d->d_name);
+		snprintf(rel + (rlen == 1 ? 0 : rlen), PATH_MAX - rlen, "/%s",
+			 d->d_name);
+		scan_paths(p, dir, rel, cgroup2, id, depth + 1);
+		dir[dlen] = '\0';
+		rel[rlen] = '\0';
+	}
+	closedir(dp);
+}
+
+void ow_memcg_paths_scan(struct ow_memcg_paths *p, const char *root,
+			 bool cgroup2)
+{
+	char *dir = malloc(PATH_MAX), *rel = malloc(PATH_MAX);
+
+	p->scans++;
+	if (dir && rel && strlen(root) < PATH_MAX) {
+		strcpy(dir, root);
+		strcpy(rel, "/");
+		scan_paths(p, dir, rel, cgroup2, 0, 0);
+	}
+	free(dir);
+	free(rel);
+}
+
+int ow_cgroup_resolve_recorded(struct ow_cgroup_set *set, const char *arg,
+			       char *why, size_t size)
+{
+	size_t len = strlen(arg);
+
+	memset(set, 0, sizeof(*set));
+	set->recorded = true;
+	if (all_digits(arg)) {
+		errno = 0;
+		set->ids[0] = strtoull(arg, NULL, 10);
+		set->nr = 1;
+		if (errno || !set->ids[0]) {
+			snprintf(why, size, "--cgroup %s: not a memcg id", arg);
+			return -1;
+		}
+		return 0;
+	}
+	while (len > 1 && arg[len - 1] == '/')
+		len--;		/* "/job/" is /job */
+	if (len >= sizeof(set->path) || !ow_memcg_path_valid(arg, len)) {
+		snprintf(why, size, "--cgroup %s: on a replay, a memcg id or a "
+			 "cgroup path as the recording names it, from the "
+			 "cgroup2 root (/job)", arg);
+		return -1;
+	}
+	memcpy(set->path, arg, len);
+	set->path[len] = '\0';
+	return 0;
+}
+
+enum ow_cgroup_match ow_cgroup_match_recorded(const struct ow_cgroup_set *set,
+					      const struct ow_memcg_paths *paths,
+					      __u64 id)
+{
+	const char *path = ow_memcg_path_of(paths, id), *top;
+
+	if (!set->path[0]) {
+		if (id == set->ids[0])
+			return OW_CG_IN;
+		top = ow_memcg_path_of(paths, set->ids[0]);
+		return top && path && ow_memcg_path_under(path, top) ?
+		       OW_CG_IN : OW_CG_OUT;
+	}
+	if (!path)
+		return OW_CG_NO_PATH;
+	return ow_memcg_path_under(path, set->path) ? OW_CG_IN : OW_CG_OUT;
 }

@@ -14,7 +14,7 @@
 #include "cli.h"
 #include "replay.h"
 
-const char *argp_program_version = "oomwatch 0.2 (trace format 1)";
+const char *argp_program_version = "oomwatch 0.3 (trace format 2, reads 1)";
 const char *argp_program_bug_address = "<oomwatch@localhost>";
 
 static const char doc[] =
@@ -76,15 +76,20 @@ static const struct argp_option opts[] = {
 	  "cgroup id: the victim's memcg as the kernel charges it, so the "
 	  "directory needs the memory controller (\"memory\" in its parent's "
 	  "cgroup.subtree_control).  A number is taken as a memcg id (the "
-	  "directory's inode number).  A recording does not say which memcg a "
-	  "requester was in: a replay shows no requests and says how many it "
-	  "hid", 0 },
+	  "directory's inode number).  With --replay, CGROUP is matched "
+	  "against the cgroup paths the recording names (its memcg lines), "
+	  "never this machine's: a path from the traced machine's cgroup2 "
+	  "root (/job, not /sys/fs/cgroup/job) selects the memcgs named at or "
+	  "below it, a number that memcg and those named below it.  A "
+	  "version 1 recording does not say which memcg a requester was in: "
+	  "a replay of one shows no requests and says how many it hid", 0 },
 	{ "timestamp", 'T', NULL, 0,
 	  "Prefix lines with the wall-clock time (with --replay: the time "
 	  "since the first event)", 0 },
 	{ "json", 'j', NULL, 0,
-	  "JSON lines on stdout (format version 1), a summary object last; "
-	  "diagnostics on stderr", 0 },
+	  "JSON lines on stdout (format version 2; with --replay, the "
+	  "recording's version), a summary object last; diagnostics on "
+	  "stderr", 0 },
 	{ "summary", 's', NULL, 0,
 	  "No timeline: only the summary at the end", 0 },
 	{ "duration", 'd', "SECONDS", 0, "Stop after this long", 0 },

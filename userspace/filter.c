@@ -6,11 +6,15 @@
 #include "filter.h"
 
 void ow_filter_init(struct ow_filter *f, __u32 tgid, struct ow_cgroup_set *set,
-		    bool can_refresh, struct ow_episodes *shared)
+		    const struct ow_memcg_paths *paths, bool can_refresh,
+		    struct ow_episodes *shared)
 {
+	static const struct ow_memcg_paths none;
+
 	memset(f, 0, sizeof(*f));
 	f->tgid = tgid;
 	f->set = set;
+	f->paths = paths ? paths : &none;
 	f->can_refresh = can_refresh;
 	ow_ep_ref_init(&f->ep, shared);
 }
@@ -62,12 +66,19 @@ static bool pid_ok(const struct ow_filter *f, const struct oomwatch_event *ev)
 }
 
 /* A miss may be a cgroup made after we looked: look once more, live. */
+static enum ow_cgroup_match match(struct ow_filter *f, __u64 id)
+{
+	if (f->set->recorded)
+		return ow_cgroup_match_recorded(f->set, f->paths, id);
+	if (ow_cgroup_contains(f->set, id))
+		return OW_CG_IN;
+	return f->can_refresh && ow_cgroup_refresh(f->set) &&
+	       ow_cgroup_contains(f->set, id) ? OW_CG_IN : OW_CG_OUT;
+}
+
 static bool in_set(struct ow_filter *f, __u64 id)
 {
-	if (ow_cgroup_contains(f->set, id))
-		return true;
-	return f->can_refresh && ow_cgroup_refresh(f->set) &&
-	       ow_cgroup_contains(f->set, id);
+	return match(f, id) == OW_CG_IN;
 }
 
 static bool requester_in_set(struct ow_filter *f,
@@ -95,9 +106,17 @@ static bool on_request(struct ow_filter *f, const struct oomwatch_event *ev,
 
 	if (!m->step.new_request)
 		return r && shown(r);
-	if (f->set && pid_ok(f, ev) && (!who || !who->known))
-		f->requests_unattributed++;
-	show = pid_ok(f, ev) && requester_in_set(f, who);
+	show = pid_ok(f, ev);
+	if (f->set && show) {
+		enum ow_cgroup_match in = OW_CG_OUT;
+
+		if (!who || !who->known)
+			f->requests_unattributed++;
+		else
+			in = match(f, who->memcg_id);
+		f->requests_no_path += in == OW_CG_NO_PATH;
+		show = in == OW_CG_IN;
+	}
 	if (r && show)
 		r->marks |= OW_MARK_SHOWN;
 	return show;

@@ -14,12 +14,19 @@
  *           unreclaimable_set/clear, the context of every request.
  *  -c SET   of the kills and OOM requests, only those of tasks in SET:
  *           mark_victim when the victim's memcg_id is in SET; oom_request
- *           when the requester's memcg is (known only live, through the
- *           resolver: a recording does not carry it, so with -c a replay
- *           shows no requests, and counts each one it hides); oom_defer,
- *           oom_veto and oom_fallback follow the request they answer; an
- *           oom_grant when it settles a shown request.  Every other event
- *           passes -c.
+ *           when the requester's memcg is (the event's memcg_id in trace
+ *           format 2; in a version 1 recording it is unknown, so with -c
+ *           such a replay shows no requests, and counts each one it
+ *           hides); oom_defer, oom_veto and oom_fallback follow the
+ *           request they answer; an oom_grant when it settles a shown
+ *           request.  Every other event passes -c.
+ *
+ *           Live, SET is the ids of a directory of this machine and those
+ *           below it.  On a replay (a recorded set, cgroup.h), it is what
+ *           the recording's memcg lines say up to the event: the memcgs
+ *           named at or below a path, or an id and those named below its
+ *           path.  A request whose memcg the recording names no path for
+ *           cannot be matched to a path: it is hidden and counted apart.
  *
  * Which requests a verdict or a grant answers is the episode model's
  * (episodes.h), the same answer the checker and the statistics use.
@@ -37,17 +44,22 @@
 struct ow_filter {
 	__u32 tgid;			/* 0: -p not given */
 	struct ow_cgroup_set *set;	/* NULL: -c not given */
+	const struct ow_memcg_paths *paths;	/* a recorded set's paths */
 	bool can_refresh;		/* rescan set on a miss (live) */
 	struct ow_ep_ref ep;		/* requests: OW_MARK_SHOWN is ours */
 	unsigned long requests_unattributed;	/* -c: requests, memcg unknown */
+	unsigned long requests_no_path;	/* -c by path: memcg has no path */
 };
 
 /*
  * shared: the run's episode model, fed before each event reaches the
- * filter; NULL: the filter keeps and feeds its own.
+ * filter; NULL: the filter keeps and feeds its own.  paths: the memcg
+ * paths the recording named so far, read when set is recorded (may be
+ * NULL otherwise).
  */
 void ow_filter_init(struct ow_filter *f, __u32 tgid, struct ow_cgroup_set *set,
-		    bool can_refresh, struct ow_episodes *shared);
+		    const struct ow_memcg_paths *paths, bool can_refresh,
+		    struct ow_episodes *shared);
 void ow_filter_free(struct ow_filter *f);
 bool ow_filter_active(const struct ow_filter *f);
 

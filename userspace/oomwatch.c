@@ -319,6 +319,9 @@ static int setup(struct live *l)
 	if (l->cgroot[0]) {
 		so.memcg_of = ow_memcg_of_pid;
 		so.memcg_ctx = l->cgroot;
+		/* memcg lines: the paths of the ids events name */
+		so.cgroup_root = l->cgroot;
+		so.cgroup_root_cgroup2 = true;
 	}
 	so.cgroup = l->cgroup;
 	l->session = ow_session_new(&so);
@@ -332,7 +335,7 @@ static int setup(struct live *l)
 		return ret;
 	read_header(&h);
 	lock_memory();
-	return ow_session_start(l->session, &h);
+	return ow_session_start(l->session, &h, OOMWATCH_FORMAT_VERSION);
 }
 
 static int trace(struct live *l)

@@ -39,9 +39,14 @@ struct ttext {
 	char s[96];		/* comm[pid] */
 };
 
-struct text {
-	char s[192];		/* comm[pid] memcg N, and the like */
+/* "memcg PATH (ID)": a path escaped, 4 bytes per byte at most */
+struct mtext {
+	char s[OW_MEMCG_PATH_MAX * 4 + 48];
 };
+
+struct text {
+	char s[sizeof(struct ttext) + sizeof(struct mtext)];
+};				/* comm[pid] memcg N, and the like */
 _Static_assert(sizeof(struct ctext) >= OW_COMM_PRINTABLE_SIZE, "comm_text");
 
 /* comm can hold any byte: the timeline stays one printable line. */
@@ -62,15 +67,36 @@ static struct ttext task(const char *comm, __u32 pid)
 	return t;
 }
 
-static struct ctext memcg_text(const struct ow_requester *who)
+/*
+ * "memcg /job/a (4100)" when the run named the id's path (a memcg line),
+ * else "memcg 4100".  A path can hold any byte but '/' and NUL.
+ */
+static struct mtext memcg_id_text(const struct ow_out *o, __u64 id)
 {
-	struct ctext t;
+	const char *path = o->o.paths ? ow_memcg_path_of(o->o.paths, id) :
+			   NULL;
+	struct mtext t;
+	size_t n;
+
+	if (!path) {
+		snprintf(t.s, sizeof(t.s), "memcg %llu", (unsigned long long)id);
+		return t;
+	}
+	n = snprintf(t.s, sizeof(t.s), "memcg ");
+	n += ow_bytes_printable(t.s + n, sizeof(t.s) - n, path, strlen(path));
+	snprintf(t.s + n, sizeof(t.s) - n, " (%llu)", (unsigned long long)id);
+	return t;
+}
+
+/* The requester's memcg, "memcg ?" when not known. */
+static struct mtext memcg_text(const struct ow_out *o,
+			       const struct ow_requester *who)
+{
+	struct mtext t;
 
 	if (who && who->known)
-		snprintf(t.s, sizeof(t.s), "memcg %llu",
-			 (unsigned long long)who->memcg_id);
-	else
-		snprintf(t.s, sizeof(t.s), "memcg ?");
+		return memcg_id_text(o, who->memcg_id);
+	snprintf(t.s, sizeof(t.s), "memcg ?");
 	return t;
 }
 
@@ -213,7 +239,7 @@ static void on_request(struct ow_out *o, const struct oomwatch_event *ev,
 	prefix(o, ev->ts_ns, "REQUEST");
 	fprintf(o->o.f, "%s %s asks for an OOM kill: node %d, order %d, "
 		"gfp 0x%x; waits for kswapd's verdict (%u waiting on node %d)\n",
-		task(comm, ev->request.pid).s, memcg_text(who).s,
+		task(comm, ev->request.pid).s, memcg_text(o, who).s,
 		ev->request.nid, ev->request.order, ev->request.gfp_flags,
 		ow_episodes_waiting_on(model(o), ev->request.nid),
 		ev->request.nid);
@@ -228,7 +254,7 @@ static struct text requester(struct ow_out *o,
 
 	if (r)
 		snprintf(t.s, sizeof(t.s), "%s %s", task(r->comm, pid).s,
-			 memcg_text(&r->who).s);
+			 memcg_text(o, &r->who).s);
 	else if (ev->type != OW_OOM_GRANT && ev->request.comm[0])
 		snprintf(t.s, sizeof(t.s), "%s",
 			 task(ev->request.comm, pid).s);
@@ -469,7 +495,7 @@ static void kill_line(struct ow_out *o, const struct oomwatch_event *ev,
 
 	prefix(o, ev->ts_ns, "KILL");
 	fprintf(f, "%s, victim %s: rss %llu kB (anon %llu, file %llu, "
-		"shmem %llu), total_vm %llu kB, oom_score_adj %d, memcg %llu; "
+		"shmem %llu), total_vm %llu kB, oom_score_adj %d, %s; "
 		"chosen by %s", kill_kind(ev->victim.constraint),
 		task(ev->victim.comm, ev->victim.pid).s, rss,
 		(unsigned long long)ev->victim.anon_rss_kb,
@@ -477,7 +503,7 @@ static void kill_line(struct ow_out *o, const struct oomwatch_event *ev,
 		(unsigned long long)ev->victim.shmem_rss_kb,
 		(unsigned long long)ev->victim.total_vm_kb,
 		ev->victim.oom_score_adj,
-		(unsigned long long)ev->victim.memcg_id,
+		memcg_id_text(o, ev->victim.memcg_id).s,
 		task(ev->comm, ev->pid).s);
 	if (!global) {
 		fputc('\n', f);

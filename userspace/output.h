@@ -5,8 +5,10 @@
  * One line per decision, each with its reason chain, and the state
  * changes between them:
  *
- *   REQUEST        a task asks for an OOM kill: who (comm[pid], memcg),
- *                  node, order, gfp
+ *   REQUEST        a task asks for an OOM kill: who (comm[pid], memcg:
+ *                  "memcg /path (id)" when the run named the id's cgroup
+ *                  path, "memcg id", or "memcg ?" when it is unknown, as
+ *                  in a version 1 recording), node, order, gfp
  *   DEFER          kswapd says "not yet", and which condition fails
  *   VETO           a request ends without a kill, and why
  *   GRANT          kswapd allows a kill: whom it names, how many waiting
@@ -54,6 +56,7 @@ struct ow_out_opts {
 	enum ow_clock clock;
 	long long wall_offset_ns;	/* CLOCK_REALTIME - CLOCK_MONOTONIC */
 	struct ow_config cfg;		/* for the wording of timeouts */
+	const struct ow_memcg_paths *paths;	/* memcg paths, or NULL */
 };
 
 #define OW_OUT_MAX_RETRY	16

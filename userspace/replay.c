@@ -75,11 +75,16 @@ static FILE *open_input(const struct ow_cli *cli, FILE *err)
 	return in;
 }
 
-/* -c on a recording: a memcg id, or a cgroup v2 path of this machine. */
+/*
+ * -c on a recording: a memcg id, or a cgroup path as the recording names
+ * it.  Never this machine's tree: the recording may come from another
+ * machine, or from this one before a reboot, where the same ids and
+ * paths meant other cgroups.
+ */
 static int resolve_cgroup(const struct ow_cli *cli, FILE *err,
 			  struct ow_cgroup_set **set)
 {
-	char why[256], note[512];
+	char why[OW_CGROUP_PATH_MAX + 160];
 
 	*set = NULL;
 	if (!cli->cgroup)
@@ -89,29 +94,37 @@ static int resolve_cgroup(const struct ow_cli *cli, FILE *err,
 		fprintf(err, "oomwatch: out of memory\n");
 		return OW_EXIT_SETUP;
 	}
-	if (ow_cgroup_resolve(*set, cli->cgroup, true, why, sizeof(why),
-			      note, sizeof(note))) {
+	if (ow_cgroup_resolve_recorded(*set, cli->cgroup, why, sizeof(why))) {
 		fprintf(err, "oomwatch: %s\n", why);
 		return OW_EXIT_SETUP;
 	}
-	if (note[0])
-		fprintf(err, "oomwatch: %s\n", note);
 	return 0;
 }
 
-/* The first record decides the configuration: a header, or none. */
-static int start(struct ow_session *s, const struct ow_record *rec,
-		 const char *name, FILE *err)
+/*
+ * The first record decides the configuration (a header, or none) and the
+ * version, which what is written keeps.  A version 1 recording names no
+ * cgroup by path: -c PATH could match nothing there.
+ */
+static int start(struct ow_session *s, const struct ow_cgroup_set *set,
+		 const struct ow_record *rec, const char *name, FILE *err)
 {
-	if (rec && rec->kind == OW_REC_HEADER)
-		return ow_session_start(s, &rec->header);
+	if (set && set->path[0] && rec->version < 2) {
+		fprintf(err, "oomwatch: --cgroup %s: %s is a version 1 "
+			"recording, which names no cgroup by path: give a memcg "
+			"id\n", set->path, name);
+		return OW_EXIT_SETUP;
+	}
+	if (rec->kind == OW_REC_HEADER)
+		return ow_session_start(s, &rec->header, rec->version);
 	fprintf(err, "oomwatch: %s: no header line: configuration unknown, "
 		"only record_whole is checked\n", name);
-	return ow_session_start(s, NULL);
+	return ow_session_start(s, NULL, rec->version);
 }
 
-static int feed(struct ow_session *s, struct ow_reader *r, const char *name,
-		FILE *err, unsigned long long *last)
+static int feed(struct ow_session *s, const struct ow_cgroup_set *set,
+		struct ow_reader *r, const char *name, FILE *err,
+		unsigned long long *last)
 {
 	struct ow_record rec;
 	bool started = false;
@@ -120,7 +133,7 @@ static int feed(struct ow_session *s, struct ow_reader *r, const char *name,
 	while (!interrupted && (ret = ow_reader_next(r, &rec)) == 1) {
 		if (!started) {
 			started = true;
-			ret = start(s, &rec, name, err);
+			ret = start(s, set, &rec, name, err);
 			if (ret)
 				return ret;
 		}
@@ -129,13 +142,16 @@ static int feed(struct ow_session *s, struct ow_reader *r, const char *name,
 			*last = rec.event.ts_ns;
 		} else if (rec.kind == OW_REC_LOST) {
 			ow_session_lost(s, rec.lost.cpu, rec.lost.count);
+		} else if (rec.kind == OW_REC_MEMCG) {
+			ow_session_memcg(s, rec.memcg.id, rec.memcg.path);
 		}
 	}
 	if (interrupted) {
 		/* What was read is summarised; a line cut short is not. */
 		fprintf(err, "oomwatch: %s: interrupted after line %lu\n",
 			name, r->line);
-		return started ? 0 : ow_session_start(s, NULL);
+		return started ? 0 : ow_session_start(s, NULL,
+						      OOMWATCH_FORMAT_VERSION);
 	}
 	if (ret < 0) {
 		if (started)
@@ -178,7 +194,7 @@ int ow_replay(const struct ow_cli *cli, FILE *out, FILE *err)
 	}
 	ow_reader_init(r, in, name);
 	catch_signals(&old_int, &old_term);
-	ret = feed(s, r, name, err, &last);
+	ret = feed(s, so.cgroup, r, name, err, &last);
 	if (!ret)
 		ret = ow_session_finish(s, last);
 	restore_signals(&old_int, &old_term);

@@ -21,6 +21,8 @@
 struct ow_session {
 	struct ow_session_opts o;
 	struct ow_header hdr;
+	unsigned int version;	/* of the source, and of what is written */
+	struct ow_memcg_paths paths;	/* memcg id -> cgroup path */
 	bool have_header;
 	bool started;
 	bool timeline;		/* the human timeline is on out */
@@ -58,6 +60,8 @@ struct ow_session *ow_session_new(const struct ow_session_opts *opts)
 	}
 	ow_episodes_init(&s->episodes);
 	ow_stats_init(&s->stats, &s->episodes);
+	ow_memcg_paths_init(&s->paths);
+	s->version = OOMWATCH_FORMAT_VERSION;
 	return s;
 }
 
@@ -75,6 +79,7 @@ void ow_session_free(struct ow_session *s)
 		ow_out_free(&s->out);
 	}
 	ow_episodes_free(&s->episodes);
+	ow_memcg_paths_free(&s->paths);
 	free(s);
 }
 
@@ -159,6 +164,7 @@ static void start_output(struct ow_session *s)
 			 s->o.live ? OW_CLOCK_WALL : OW_CLOCK_RELATIVE,
 		.wall_offset_ns = s->o.wall_offset_ns,
 		.cfg = s->hdr.config,
+		.paths = &s->paths,
 	};
 
 	s->timeline = !cli->json && !cli->summary_only;
@@ -168,13 +174,15 @@ static void start_output(struct ow_session *s)
 		ow_out_columns(&s->out);
 }
 
-int ow_session_start(struct ow_session *s, const struct ow_header *h)
+int ow_session_start(struct ow_session *s, const struct ow_header *h,
+		     unsigned int version)
 {
 	const struct ow_cli *cli = s->o.cli;
 	struct ow_check_opts co;
 	int ret;
 
 	s->started = true;
+	s->version = version;
 	s->have_header = h != NULL;
 	if (h) {
 		s->hdr = *h;
@@ -192,19 +200,92 @@ int ow_session_start(struct ow_session *s, const struct ow_header *h)
 	co.ctx = s;
 	co.episodes = &s->episodes;
 	ow_checker_init(&s->checker, &s->hdr.config, &co);
-	ow_filter_init(&s->filter, cli->pid, s->o.cgroup,
+	ow_filter_init(&s->filter, cli->pid, s->o.cgroup, &s->paths,
 		       s->o.live && s->o.cgroup && s->o.cgroup->path[0],
 		       &s->episodes);
 	start_output(s);
 	if (cli->json)
-		ow_json_write_header(s->o.out, &s->hdr.config, s->hdr.kernel,
-				     s->hdr.kswapd_period_ms);
+		ow_json_write_header(s->o.out, s->version, &s->hdr.config,
+				     s->hdr.kernel, s->hdr.kswapd_period_ms);
 	if (s->record)
-		record_result(s, ow_json_write_header(s->record,
+		record_result(s, ow_json_write_header(s->record, s->version,
 						      &s->hdr.config,
 						      s->hdr.kernel,
 						      s->hdr.kswapd_period_ms));
 	return 0;
+}
+
+/* A memcg line, where JSON lines go, at most once per id. */
+static void write_memcg(struct ow_session *s, struct ow_memcg_entry *e)
+{
+	if (e->written || !e->path || s->version < 2)
+		return;
+	e->written = true;
+	if (s->record)
+		record_result(s, ow_json_write_memcg(s->record, s->version,
+						     e->id, e->path));
+	if (s->json_events)
+		ow_json_write_memcg(s->o.out, s->version, e->id, e->path);
+}
+
+void ow_session_memcg(struct ow_session *s, __u64 id, const char *path)
+{
+	struct ow_memcg_entry *e = ow_memcg_paths_add(&s->paths, id, path, 0);
+
+	/* Only the first line for an id is kept, and passed on. */
+	if (e && e->path && !strcmp(e->path, path))
+		write_memcg(s, e);
+}
+
+const struct ow_memcg_paths *ow_session_memcg_paths(const struct ow_session *s)
+{
+	return &s->paths;
+}
+
+/*
+ * Live: an id not seen yet sends us through the tree once; what the walk
+ * did not find is kept as such, so that it is not walked for again.  A
+ * full table keeps nothing more: then no id is walked for at all.
+ */
+static struct ow_memcg_entry *resolve(struct ow_session *s, __u64 id)
+{
+	struct ow_memcg_entry *e = ow_memcg_paths_get(&s->paths, id);
+
+	if (e || s->paths.full || !s->o.live || !s->o.cgroup_root ||
+	    !s->o.cgroup_root[0])
+		return e;
+	ow_memcg_paths_scan(&s->paths, s->o.cgroup_root,
+			    s->o.cgroup_root_cgroup2);
+	e = ow_memcg_paths_get(&s->paths, id);
+	return e ? e : ow_memcg_paths_add(&s->paths, id, NULL, 0);
+}
+
+/*
+ * Ancestors first, the root's line on top: -c by id on a replay matches
+ * what is below the id's path, so that path must be known by the time a
+ * request below it is decided.  The walk's parent ids are all in the
+ * table; the depth is the walk's, bounded.
+ */
+static void name_memcg(struct ow_session *s, __u64 id, int depth)
+{
+	struct ow_memcg_entry *e;
+
+	if (!id || s->version < 2 || depth > 64)
+		return;
+	e = resolve(s, id);
+	if (!e || e->written || !e->path)
+		return;
+	name_memcg(s, e->parent, depth + 1);
+	write_memcg(s, e);
+}
+
+/* The memcg ids an event names, written before it is. */
+static void name_memcgs(struct ow_session *s, const struct oomwatch_event *ev)
+{
+	if (ev->type == OW_OOM_REQUEST)
+		name_memcg(s, ev->request.memcg_id, 0);
+	else if (ev->type == OW_MARK_VICTIM)
+		name_memcg(s, ev->victim.memcg_id, 0);
 }
 
 static bool about_request(unsigned int type)
@@ -214,13 +295,21 @@ static bool about_request(unsigned int type)
 }
 
 /*
- * Only a live run can ask /proc which memcg a requester is in: at its
- * request (for the timeline and -c), and at a verdict only for -c.
+ * A version 2 request says which memcg its requester was in (0: none
+ * known).  For a version 1 one, a request of id 0 and a verdict, only a
+ * live run can ask /proc: at the request (for the timeline and -c), and
+ * at a verdict only for -c.
  */
 static void requester_of(struct ow_session *s, const struct oomwatch_event *ev,
 			 struct ow_requester *who)
 {
 	memset(who, 0, sizeof(*who));
+	if (ev->type == OW_OOM_REQUEST && s->version >= 2 &&
+	    ev->request.memcg_id) {
+		who->known = true;
+		who->memcg_id = ev->request.memcg_id;
+		return;
+	}
 	if (!s->o.memcg_of || !about_request(ev->type))
 		return;
 	if (ev->type != OW_OOM_REQUEST && !s->o.cgroup)
@@ -237,12 +326,13 @@ void ow_session_event(struct ow_session *s, const struct oomwatch_event *ev)
 	s->events++;
 	if (ev->ts_ns > s->last_ts)
 		s->last_ts = ev->ts_ns;
+	name_memcgs(s, ev);
 	requester_of(s, ev, &who);
 	/* The model first: every view below reads what this event did. */
 	ow_episodes_feed(&s->episodes, ev, &who);
 	show = ow_filter_event(&s->filter, ev, &who);
 	if (s->record)
-		record_result(s, ow_json_write_event(s->record, ev));
+		record_result(s, ow_json_write_event(s->record, s->version, ev));
 	if (s->svg)
 		ow_svg_event(s->svg, ev);
 	ow_stats_feed(&s->stats, ev);
@@ -250,7 +340,7 @@ void ow_session_event(struct ow_session *s, const struct oomwatch_event *ev)
 	if (s->timeline)
 		ow_out_event(&s->out, ev, &who, show);
 	else if (s->json_events && show)
-		ow_json_write_event(s->o.out, ev);
+		ow_json_write_event(s->o.out, s->version, ev);
 	ow_checker_feed(&s->checker, ev);
 }
 
@@ -260,10 +350,11 @@ void ow_session_lost(struct ow_session *s, int cpu, long long count)
 	if (count < 0)
 		return;
 	if (s->record)
-		record_result(s, ow_json_write_lost_cpu(s->record, cpu, count));
+		record_result(s, ow_json_write_lost_cpu(s->record, s->version,
+							cpu, count));
 	/* Elsewhere the checker's record_whole violation says it. */
 	if (s->json_events)
-		ow_json_write_lost_cpu(s->o.out, cpu, count);
+		ow_json_write_lost_cpu(s->o.out, s->version, cpu, count);
 	if (!count)
 		return;
 	s->lost += count;
@@ -277,7 +368,7 @@ static int close_record(struct ow_session *s)
 
 	if (!s->record)
 		return 0;
-	record_result(s, ow_stats_write_json(s->record, &s->stats,
+	record_result(s, ow_stats_write_json(s->record, s->version, &s->stats,
 					     &s->checker));
 	if (fclose(s->record))
 		record_result(s, -1);
@@ -323,7 +414,8 @@ static void print_summary(struct ow_session *s)
 	const struct ow_cli *cli = s->o.cli;
 
 	if (cli->json) {
-		ow_stats_write_json(s->o.out, &s->stats, &s->checker);
+		ow_stats_write_json(s->o.out, s->version, &s->stats,
+				    &s->checker);
 		return;
 	}
 	if (s->timeline)
@@ -332,6 +424,40 @@ static void print_summary(struct ow_session *s)
 	if (s->timeline && s->out.kept_hidden)
 		fprintf(s->o.out, "  (%lu swap_token_kept passes not printed "
 			"in the timeline)\n", s->out.kept_hidden);
+}
+
+static const char *plural(unsigned long n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* What -c could not decide on a replay, and why. */
+static void cgroup_notes(struct ow_session *s)
+{
+	const struct ow_cgroup_set *set = s->o.cgroup;
+	unsigned long n = s->filter.requests_unattributed;
+
+	if (n && s->version < 2)
+		fprintf(s->o.err, "oomwatch: --cgroup: %lu OOM request%s not "
+			"shown: a version 1 recording does not say which memcg "
+			"a requester was in\n", n, plural(n));
+	else if (n)
+		fprintf(s->o.err, "oomwatch: --cgroup: %lu OOM request%s not "
+			"shown: the recording does not say which memcg %s in "
+			"(memcg_id 0)\n", n, plural(n),
+			n == 1 ? "its requester was" : "their requesters were");
+	n = s->filter.requests_no_path;
+	if (n)
+		fprintf(s->o.err, "oomwatch: --cgroup %s: %lu OOM request%s not "
+			"shown: the recording names no cgroup path for %s "
+			"memcg\n", set->path, n, plural(n),
+			n == 1 ? "its" : "their");
+	if (set && set->recorded && set->path[0] &&
+	    !ow_memcg_paths_any_under(&s->paths, set->path))
+		fprintf(s->o.err, "oomwatch: --cgroup %s: the recording names "
+			"no memcg at or below that path (on a replay a path is "
+			"the recording's, from the traced machine's cgroup2 "
+			"root, as in /job)\n", set->path);
 }
 
 int ow_session_finish(struct ow_session *s, unsigned long long now_ns)
@@ -345,11 +471,8 @@ int ow_session_finish(struct ow_session *s, unsigned long long now_ns)
 	ow_checker_finish(&s->checker, now_ns);
 	print_summary(s);
 	fflush(s->o.out);
-	if (s->filter.requests_unattributed && !s->o.memcg_of)
-		fprintf(s->o.err, "oomwatch: --cgroup: %lu OOM request%s not "
-			"shown: a recording does not say which memcg a "
-			"requester was in\n", s->filter.requests_unattributed,
-			s->filter.requests_unattributed == 1 ? "" : "s");
+	if (!s->o.live)
+		cgroup_notes(s);
 	io = close_record(s);
 	if (!io)
 		io = write_svg(s);

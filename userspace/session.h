@@ -11,6 +11,16 @@
  *   stdout   the timeline, or JSON lines (header first, summary last)
  *   stderr   diagnostics; violations too, unless the timeline shows them
  *            inline (then they are "!!" lines in it)
+ *
+ * JSON lines (-j, --record) are written in the version of the source:
+ * live, OOMWATCH_FORMAT_VERSION; a replay, its recording's.  In version 2
+ * a memcg line names each memcg id an event names (an oom_request's
+ * requester, a mark_victim's victim), and the ids of its ancestors,
+ * before that event: a replay passes on the recording's memcg lines, a
+ * live run resolves ids under cgroup_root (cgroup.h), keeping what it
+ * found and what it did not, so that an id costs one walk of the tree
+ * at most.  The timeline names memcgs by those paths, and -c on a
+ * replay matches them (filter.h).
  */
 #ifndef OW_SESSION_H
 #define OW_SESSION_H
@@ -34,6 +44,8 @@ struct ow_session_opts {
 	ow_memcg_fn memcg_of;		/* NULL: requests' memcg unknown */
 	void *memcg_ctx;
 	struct ow_cgroup_set *cgroup;	/* -c resolved, or NULL */
+	const char *cgroup_root;	/* live: resolve memcg paths here */
+	bool cgroup_root_cgroup2;	/* ids by file handle (cgroup.c) */
 };
 
 struct ow_session;
@@ -50,12 +62,20 @@ int ow_session_open_record(struct ow_session *s);
 
 /*
  * Before the first event: the configuration the checker holds the run
- * to (h NULL: a recording without a header, configuration unknown).
+ * to (h NULL: a recording without a header, configuration unknown), and
+ * the format version of the source, which the JSON lines are written in.
  * Writes the headers.  Returns an enum ow_exit.
  */
-int ow_session_start(struct ow_session *s, const struct ow_header *h);
+int ow_session_start(struct ow_session *s, const struct ow_header *h,
+		     unsigned int version);
 
 void ow_session_event(struct ow_session *s, const struct oomwatch_event *ev);
+
+/* A memcg line of the recording: kept, and passed on. */
+void ow_session_memcg(struct ow_session *s, __u64 id, const char *path);
+
+/* The memcg paths the run has named or looked for (for the tests). */
+const struct ow_memcg_paths *ow_session_memcg_paths(const struct ow_session *s);
 
 /* Events the ring buffer dropped (cpu -1: summed over CPUs). */
 void ow_session_lost(struct ow_session *s, int cpu, long long count);

@@ -208,12 +208,12 @@ static void json_checker(FILE *f, const struct ow_checker *c)
  * Every key and name is a fixed ASCII word and every value a number, so
  * plain fprintf is valid JSON; the line stays far below OW_LINE_MAX.
  */
-int ow_stats_write_json(FILE *f, struct ow_stats *s,
+int ow_stats_write_json(FILE *f, unsigned int version, struct ow_stats *s,
 			const struct ow_checker *c)
 {
-	fprintf(f, "{\"v\":%d,\"type\":\"summary\",\"events\":%llu,"
+	fprintf(f, "{\"v\":%u,\"type\":\"summary\",\"events\":%llu,"
 		"\"lost\":%llu,\"episodes\":%llu,\"counts\":{",
-		OOMWATCH_FORMAT_VERSION, s->events, s->lost, s->episodes);
+		version, s->events, s->lost, s->episodes);
 	for (unsigned int t = 1; t < OW_NR_TYPES; t++)
 		fprintf(f, "%s\"%s\":%llu", t > 1 ? "," : "",
 			ow_event_type_name(t), s->count[t]);

@@ -80,7 +80,7 @@ void ow_stats_free(struct ow_stats *s);
 
 /*
  * The human summary, several lines, and the JSON "summary" line:
- *   {"v":1,"type":"summary","events":N,"lost":N,"episodes":N,
+ *   {"v":2,"type":"summary","events":N,"lost":N,"episodes":N,
  *    "counts":{"mark_victim":N,...every type...},
  *    "request_to_verdict_ns":{"n":N,"min":N,"median":N,"p95":N,"max":N},
  *    "unreclaimable_to_kill_ns":{...},"dropped_samples":N,
@@ -88,10 +88,11 @@ void ow_stats_free(struct ow_stats *s);
  *    "violations":{"no_kill_without_grant":N,...},
  *    "checked":["liveness",...]}
  * c may be NULL (no checker ran): the checker's keys are left out.  Both
- * sort the samples in place.  write_json returns 0 or -1 with errno.
+ * sort the samples in place.  write_json writes "v":version, the version
+ * of the lines before it, and returns 0 or -1 with errno.
  */
 void ow_stats_print(FILE *f, struct ow_stats *s, const struct ow_checker *c);
-int ow_stats_write_json(FILE *f, struct ow_stats *s,
+int ow_stats_write_json(FILE *f, unsigned int version, struct ow_stats *s,
 			const struct ow_checker *c);
 
 #endif /* OW_STATS_H */

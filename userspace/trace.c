@@ -151,16 +151,27 @@ enum field_kind {
 	F_ENUM,		/* __u32, written with a "<name>_name" companion */
 };
 
+/*
+ * since: the format version that added the field.  A line of an older
+ * version neither carries it nor may carry it, and decodes it as 0.
+ */
 struct field {
 	const char *name;
 	unsigned short off;
 	unsigned char kind;
+	unsigned char since;
 	const char *(*enum_name)(unsigned int value);
 };
 
 #define EV_OFF(m)	offsetof(struct oomwatch_event, m)
-#define FLD(n, m, k)	{ n, EV_OFF(m), k, NULL }
-#define ENUMF(n, m, fn)	{ n, EV_OFF(m), F_ENUM, fn }
+#define FLD(n, m, k)	{ n, EV_OFF(m), k, 1, NULL }
+#define FLD_SINCE(n, m, k, v)	{ n, EV_OFF(m), k, v, NULL }
+#define ENUMF(n, m, fn)	{ n, EV_OFF(m), F_ENUM, 1, fn }
+
+static bool in_version(const struct field *f, unsigned int version)
+{
+	return f->since <= version;
+}
 
 _Static_assert(sizeof(((struct oomwatch_event *)0)->victim.comm) ==
 	       OOMWATCH_COMM_LEN, "victim.comm");
@@ -249,8 +260,23 @@ static const struct field token_pass_fields[] = {
 	FLD("nr_folios", token_pass.nr_folios, F_U64),
 };
 
-/* request and fallback carry no verdict: reason gets no name there. */
+/*
+ * request and fallback carry no verdict: reason gets no name there.  Only
+ * the request is raised in the requester's context, where BPF can read
+ * its memcg: the verdicts come from kswapd or name it by pid alone.
+ */
 static const struct field request_fields[] = {
+	FLD("request_pid", request.pid, F_U32),
+	FLD("nid", request.nid, F_S32),
+	FLD("order", request.order, F_S32),
+	FLD("gfp_flags", request.gfp_flags, F_U32),
+	FLD("reason", request.reason, F_U32),
+	FLD("waited_ms", request.waited_ms, F_U32),
+	FLD_SINCE("memcg_id", request.memcg_id, F_U64, 2),
+	FLD("request_comm", request.comm, F_COMM),
+};
+
+static const struct field fallback_fields[] = {
 	FLD("request_pid", request.pid, F_U32),
 	FLD("nid", request.nid, F_S32),
 	FLD("order", request.order, F_S32),
@@ -313,7 +339,7 @@ static const struct type_desc types[OW_NR_TYPES] = {
 	[OW_OOM_VETO]		 = TD(verdict_fields),
 	[OW_OOM_GRANT]		 = { grant_fields, ARRAY_SIZE(grant_fields),
 				     true },
-	[OW_OOM_FALLBACK]	 = TD(request_fields),
+	[OW_OOM_FALLBACK]	 = TD(fallback_fields),
 	[OW_TASK_EXIT]		 = TD(exit_fields),
 };
 
@@ -469,13 +495,13 @@ static void sb_str(struct sb *b, const char *s, size_t max)
 }
 
 /* For messages, not for JSON: sb_str() is the encoder's escaping. */
-size_t ow_comm_printable(char *buf, size_t size, const char *comm)
+size_t ow_bytes_printable(char *buf, size_t size, const char *s, size_t len)
 {
 	struct sb b;
 
 	sb_init(&b, buf, size);
-	for (size_t i = 0; i < OOMWATCH_COMM_LEN && comm[i]; i++) {
-		unsigned char c = comm[i];
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = s[i];
 
 		if (c >= 0x20 && c < 0x7f && c != '\\')
 			sb_putc(&b, c);
@@ -485,6 +511,36 @@ size_t ow_comm_printable(char *buf, size_t size, const char *comm)
 	return b.len;
 }
 
+size_t ow_comm_printable(char *buf, size_t size, const char *comm)
+{
+	return ow_bytes_printable(buf, size, comm,
+				  strnlen(comm, OOMWATCH_COMM_LEN));
+}
+
+bool ow_memcg_path_valid(const char *path, size_t len)
+{
+	size_t start = 1;
+
+	if (len == 0 || len > OW_MEMCG_PATH_MAX || path[0] != '/' ||
+	    memchr(path, '\0', len))
+		return false;
+	if (len == 1)
+		return true;		/* the root */
+	/* Each component: between one '/' and the next, or the end. */
+	for (size_t i = 1; i <= len; i++) {
+		size_t n;
+
+		if (i < len && path[i] != '/')
+			continue;
+		n = i - start;
+		if (n == 0 || (n == 1 && path[start] == '.') ||
+		    (n == 2 && path[start] == '.' && path[start + 1] == '.'))
+			return false;
+		start = i + 1;
+	}
+	return true;
+}
+
 static int sb_finish(struct sb *b)
 {
 	if (b->full) {
@@ -492,6 +548,12 @@ static int sb_finish(struct sb *b)
 		return -1;
 	}
 	return (int)b->len;
+}
+
+static bool version_known(unsigned int version)
+{
+	return version >= OW_FORMAT_VERSION_MIN &&
+	       version <= OOMWATCH_FORMAT_VERSION;
 }
 
 static void put_field(struct sb *b, const struct oomwatch_event *ev,
@@ -528,43 +590,46 @@ static void put_zones(struct sb *b, const struct oomwatch_event *ev)
 	sb_putc(b, ']');
 }
 
-int ow_json_format_event(char *buf, size_t size,
+int ow_json_format_event(char *buf, size_t size, unsigned int version,
 			 const struct oomwatch_event *ev)
 {
 	const struct type_desc *t = type_desc(ev->type);
 	struct sb b;
 
-	if (!t || (t->zones && ev->grant.nr_zones > OOMWATCH_MAX_ZONES)) {
+	if (!version_known(version) || !t ||
+	    (t->zones && ev->grant.nr_zones > OOMWATCH_MAX_ZONES)) {
 		errno = EINVAL;
 		return -1;
 	}
 	sb_init(&b, buf, size);
-	sb_printf(&b, "{\"v\":%d", OOMWATCH_FORMAT_VERSION);
+	sb_printf(&b, "{\"v\":%u", version);
 	for (size_t i = 0; i < ARRAY_SIZE(common_fields); i++)
 		put_field(&b, ev, &common_fields[i]);
 	sb_printf(&b, ",\"type\":\"%s\"", event_names[ev->type]);
 	for (unsigned int i = 0; i < t->nfields; i++)
-		put_field(&b, ev, &t->fields[i]);
+		if (in_version(&t->fields[i], version))
+			put_field(&b, ev, &t->fields[i]);
 	if (t->zones)
 		put_zones(&b, ev);
 	sb_printf(&b, "}\n");
 	return sb_finish(&b);
 }
 
-int ow_json_format_header(char *buf, size_t size, const struct ow_config *cfg,
-			  const char *kernel, unsigned int kswapd_period_ms)
+int ow_json_format_header(char *buf, size_t size, unsigned int version,
+			  const struct ow_config *cfg, const char *kernel,
+			  unsigned int kswapd_period_ms)
 {
 	struct sb b;
 
 	if (!kernel)
 		kernel = "";
-	if (strlen(kernel) > OW_KERNEL_MAX) {
+	if (!version_known(version) || strlen(kernel) > OW_KERNEL_MAX) {
 		errno = EINVAL;
 		return -1;
 	}
 	sb_init(&b, buf, size);
-	sb_printf(&b, "{\"v\":%d,\"type\":\"header\",\"tool\":\"oomwatch\","
-		  "\"kernel\":", OOMWATCH_FORMAT_VERSION);
+	sb_printf(&b, "{\"v\":%u,\"type\":\"header\",\"tool\":\"oomwatch\","
+		  "\"kernel\":", version);
 	sb_str(&b, kernel, OW_KERNEL_MAX);
 	sb_printf(&b, ",\"config\":{");
 	for (size_t i = 0; i < ARRAY_SIZE(config_fields); i++) {
@@ -581,17 +646,37 @@ int ow_json_format_header(char *buf, size_t size, const struct ow_config *cfg,
 	return sb_finish(&b);
 }
 
-int ow_json_format_lost(char *buf, size_t size, int cpu, long long count)
+int ow_json_format_lost(char *buf, size_t size, unsigned int version,
+			int cpu, long long count)
 {
 	struct sb b;
 
-	if (count < 0) {
+	if (!version_known(version) || count < 0) {
 		errno = EINVAL;
 		return -1;
 	}
 	sb_init(&b, buf, size);
-	sb_printf(&b, "{\"v\":%d,\"type\":\"lost\",\"cpu\":%d,\"count\":%lld}\n",
-		  OOMWATCH_FORMAT_VERSION, cpu, count);
+	sb_printf(&b, "{\"v\":%u,\"type\":\"lost\",\"cpu\":%d,\"count\":%lld}\n",
+		  version, cpu, count);
+	return sb_finish(&b);
+}
+
+/* The encoder refuses what the decoder would: a round trip never fails. */
+int ow_json_format_memcg(char *buf, size_t size, unsigned int version,
+			 __u64 memcg_id, const char *path)
+{
+	struct sb b;
+
+	if (!version_known(version) || version < 2 || !memcg_id || !path ||
+	    !ow_memcg_path_valid(path, strnlen(path, OW_MEMCG_PATH_MAX + 1))) {
+		errno = EINVAL;
+		return -1;
+	}
+	sb_init(&b, buf, size);
+	sb_printf(&b, "{\"v\":%u,\"type\":\"memcg\",\"memcg_id\":%llu,"
+		  "\"path\":", version, (unsigned long long)memcg_id);
+	sb_str(&b, path, OW_MEMCG_PATH_MAX);
+	sb_printf(&b, "}\n");
 	return sb_finish(&b);
 }
 
@@ -608,34 +693,48 @@ static int write_line(FILE *f, const char *buf, int len)
 	return 0;
 }
 
-int ow_json_write_header(FILE *f, const struct ow_config *cfg,
-			 const char *kernel, unsigned int kswapd_period_ms)
+int ow_json_write_header(FILE *f, unsigned int version,
+			 const struct ow_config *cfg, const char *kernel,
+			 unsigned int kswapd_period_ms)
 {
 	char buf[OW_LINE_MAX];
 
-	return write_line(f, buf, ow_json_format_header(buf, sizeof(buf), cfg,
-							kernel,
+	return write_line(f, buf, ow_json_format_header(buf, sizeof(buf),
+							version, cfg, kernel,
 							kswapd_period_ms));
 }
 
-int ow_json_write_event(FILE *f, const struct oomwatch_event *ev)
+int ow_json_write_event(FILE *f, unsigned int version,
+			const struct oomwatch_event *ev)
 {
 	char buf[OW_LINE_MAX];
 
-	return write_line(f, buf, ow_json_format_event(buf, sizeof(buf), ev));
+	return write_line(f, buf, ow_json_format_event(buf, sizeof(buf),
+						       version, ev));
 }
 
-int ow_json_write_lost_cpu(FILE *f, int cpu, long long count)
+int ow_json_write_lost_cpu(FILE *f, unsigned int version, int cpu,
+			   long long count)
 {
 	char buf[OW_LINE_MAX];
 
-	return write_line(f, buf, ow_json_format_lost(buf, sizeof(buf), cpu,
-						      count));
+	return write_line(f, buf, ow_json_format_lost(buf, sizeof(buf),
+						      version, cpu, count));
 }
 
-int ow_json_write_lost(FILE *f, long long count)
+int ow_json_write_lost(FILE *f, unsigned int version, long long count)
 {
-	return ow_json_write_lost_cpu(f, -1, count);
+	return ow_json_write_lost_cpu(f, version, -1, count);
+}
+
+int ow_json_write_memcg(FILE *f, unsigned int version, __u64 memcg_id,
+			const char *path)
+{
+	char buf[OW_LINE_MAX];
+
+	return write_line(f, buf, ow_json_format_memcg(buf, sizeof(buf),
+						       version, memcg_id,
+						       path));
 }
 
 /* ---------------------------------------------------------- JSON parser */
@@ -1215,6 +1314,22 @@ static int find_field(const struct jparser *p, const struct jnode *n,
 	return -1;
 }
 
+/* An unknown key; one a later version added says which version has it. */
+static int unknown_field(struct jparser *p, const struct jnode *n,
+			 const struct type_desc *t, unsigned int type,
+			 unsigned int version)
+{
+	int i = find_field(p, n, t->fields, t->nfields);
+	char m[MSG_SIZE];
+
+	if (i >= 0)
+		return jfail(p, "unknown field \"%s\" in version %u %s event "
+			     "(added in version %u)", t->fields[i].name,
+			     version, event_names[type], t->fields[i].since);
+	return jfail(p, "unknown field \"%s\" in %s event",
+		     key_msg(p, n, m, sizeof(m)), event_names[type]);
+}
+
 /* Is n the "<enum>_name" companion of one of the enum fields of tab? */
 static bool is_enum_name(const struct jparser *p, const struct jnode *n,
 			 const struct field *tab, unsigned int nr)
@@ -1295,7 +1410,8 @@ static int decode_zones(struct jparser *p, const struct jnode *zones,
 }
 
 static int decode_event(struct jparser *p, unsigned short root,
-			unsigned int type, struct oomwatch_event *ev)
+			unsigned int type, unsigned int version,
+			struct oomwatch_event *ev)
 {
 	const struct type_desc *t = &types[type];
 	const unsigned int nc = ARRAY_SIZE(common_fields);
@@ -1319,7 +1435,7 @@ static int decode_event(struct jparser *p, unsigned short root,
 			continue;
 		}
 		i = find_field(p, n, t->fields, t->nfields);
-		if (i >= 0) {
+		if (i >= 0 && in_version(&t->fields[i], version)) {
 			if (store_field(p, n, &t->fields[i], ev))
 				return -1;
 			seen |= 1u << i;
@@ -1335,14 +1451,13 @@ static int decode_event(struct jparser *p, unsigned short root,
 			zones = n;
 			continue;
 		}
-		return jfail(p, "unknown field \"%s\" in %s event",
-			     key_msg(p, n, m, sizeof(m)), event_names[type]);
+		return unknown_field(p, n, t, type, version);
 	}
 	for (unsigned int i = 0; i < nc; i++)
 		if (!(seen_common & (1u << i)))
 			return missing(p, common_fields[i].name);
 	for (unsigned int i = 0; i < t->nfields; i++)
-		if (!(seen & (1u << i)))
+		if (!(seen & (1u << i)) && in_version(&t->fields[i], version))
 			return missing(p, t->fields[i].name);
 	return t->zones ? decode_zones(p, zones, ev) : 0;
 }
@@ -1464,7 +1579,50 @@ static int decode_lost(struct jparser *p, unsigned short root,
 	return to_s64(p, count, "count", 0, LLONG_MAX, &l->count);
 }
 
-static int check_version(struct jparser *p, unsigned short root)
+/*
+ * A memcg line: its id, and its path from the cgroup2 root in the one
+ * spelling ow_memcg_path_valid() allows.
+ */
+static int decode_memcg(struct jparser *p, unsigned short root,
+			struct ow_memcg *mc)
+{
+	const struct jnode *id = NULL, *path = NULL;
+	char m[MSG_SIZE];
+
+	for (unsigned short c = p->node[root].child; c != J_NIL;
+	     c = p->node[c].next) {
+		const struct jnode *k = &p->node[c];
+
+		if (key_is(p, k, "v") || key_is(p, k, "type"))
+			continue;
+		if (key_is(p, k, "memcg_id"))
+			id = k;
+		else if (key_is(p, k, "path"))
+			path = k;
+		else
+			return jfail(p, "unknown field \"%s\" in memcg record",
+				     key_msg(p, k, m, sizeof(m)));
+	}
+	if (!id)
+		return missing(p, "memcg_id");
+	if (!path)
+		return missing(p, "path");
+	if (to_u64(p, id, "memcg_id", UINT64_MAX, &mc->id))
+		return -1;
+	if (!mc->id)
+		return out_of_range(p, id, "memcg_id");
+	if (to_bytes(p, path, "path", OW_MEMCG_PATH_MAX, mc->path))
+		return -1;
+	if (!ow_memcg_path_valid(mc->path, path->len))
+		return jfail(p, "field \"path\": \"%s\" is not a cgroup path "
+			     "(\"/\" or \"/a/b\")",
+			     msg_bytes(m, sizeof(m), mc->path, path->len));
+	mc->path[path->len] = '\0';
+	return 0;
+}
+
+static int check_version(struct jparser *p, unsigned short root,
+			 unsigned int *version)
 {
 	const struct jnode *v = member(p, root, "v");
 	char m[MSG_SIZE];
@@ -1476,9 +1634,10 @@ static int check_version(struct jparser *p, unsigned short root)
 	if (want_integer(p, v, "v"))
 		return -1;
 	if (!int_value(p, v, &neg, &mag) || neg ||
-	    mag != OOMWATCH_FORMAT_VERSION)
+	    mag < OW_FORMAT_VERSION_MIN || mag > OOMWATCH_FORMAT_VERSION)
 		return jfail(p, "version %s not supported",
 			     msg_bytes(m, sizeof(m), p->buf + v->off, v->len));
+	*version = mag;
 	return 0;
 }
 
@@ -1495,7 +1654,7 @@ static int decode_tree(struct jparser *p, unsigned short root,
 	unsigned int type;
 	char m[MSG_SIZE];
 
-	if (check_version(p, root))
+	if (check_version(p, root, &out->version))
 		return -1;
 	t = member(p, root, "type");
 	if (!t)
@@ -1516,12 +1675,19 @@ static int decode_tree(struct jparser *p, unsigned short root,
 		out->kind = OW_REC_SUMMARY;
 		return 0;
 	}
+	if (bytes_are(name, t->len, "memcg")) {
+		if (out->version < 2)
+			return jfail(p, "record type \"memcg\" in a version %u "
+				     "line (added in version 2)", out->version);
+		out->kind = OW_REC_MEMCG;
+		return decode_memcg(p, root, &out->memcg);
+	}
 	type = type_from_bytes(name, t->len);
 	if (!type)
 		return jfail(p, "unknown event type \"%s\"",
 			     msg_bytes(m, sizeof(m), name, t->len));
 	out->kind = OW_REC_EVENT;
-	return decode_event(p, root, type, &out->event);
+	return decode_event(p, root, type, out->version, &out->event);
 }
 
 int ow_json_decode_line(const char *line, size_t len, struct ow_record *out,
@@ -1674,6 +1840,12 @@ int ow_reader_next(struct ow_reader *r, struct ow_record *out)
 		return reader_fail(r, line, "line after the summary (summary must be the last line)");
 	if (ow_json_decode_line(r->buf, len, out, why, sizeof(why)))
 		return reader_fail(r, line, "%s", why);
+	/* One version per file: a writer writes the version of its source. */
+	if (r->version && out->version != r->version)
+		return reader_fail(r, line, "version %u line after version %u "
+				   "lines (a recording has one version)",
+				   out->version, r->version);
+	r->version = out->version;
 	if (out->kind == OW_REC_HEADER) {
 		if (line != 1)
 			return reader_fail(r, line,

@@ -1,19 +1,32 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * oomwatch: JSON-lines recordings of struct oomwatch_event, format version
- * OOMWATCH_FORMAT_VERSION (1).
+ * OOMWATCH_FORMAT_VERSION (2); version 1 is still read and written.
  *
  * One JSON object per line, every line ends with '\n' and is at most
  * OW_LINE_MAX bytes long, newline included.  "type" tells the kinds apart:
  *
- *   {"v":1,"type":"header","tool":"oomwatch","kernel":"6.1.0",
+ *   {"v":2,"type":"header","tool":"oomwatch","kernel":"6.1.0",
  *    "config":{"oom_arbiter":1,"oom_unreclaimable_timeout_ms":5000,
  *              "oom_arbiter_fallback_ms":10000,"swap_token":1,
  *              "swap_token_bypass_priority":-1},"kswapd_period_ms":1000}
- *   {"v":1,"seq":12,"ts_ns":123,"cpu":0,"pid":42,"tgid":42,"comm":"hog",
+ *   {"v":2,"type":"memcg","memcg_id":4100,"path":"/job/a"}
+ *   {"v":2,"seq":12,"ts_ns":123,"cpu":0,"pid":42,"tgid":42,"comm":"hog",
  *    "type":"oom_request", ...payload...}
- *   {"v":1,"type":"lost","cpu":-1,"count":3}
- *   {"v":1,"type":"summary", ...anything...}
+ *   {"v":2,"type":"lost","cpu":-1,"count":3}
+ *   {"v":2,"type":"summary", ...anything...}
+ *
+ * Every line of one file carries the same "v": ow_reader refuses a file
+ * whose version changes midway.  Version 2 added oom_request's
+ * "memcg_id" and the "memcg" lines; a version 1 line holding either is
+ * refused, as a version 1 reader refused them, with a message that says
+ * which version has them.  A writer
+ * writes the version of its source: a replay of a version 1 recording
+ * writes version 1, having no memcg ids to write.
+ *
+ * A "memcg" line names a memcg id by its cgroup v2 path, from the cgroup2
+ * root ("/" is the root itself), before the first event that names that
+ * id; it is written only when the id could be resolved.
  *
  * A config value is null when the kernel lacks that sysctl: -1 is a
  * real value (swap_token_bypass_priority -1 means "never bypass").  The
@@ -42,13 +55,14 @@
  * swap_token_release, oom_defer and oom_veto).  The decoder uses the
  * integer; a name field is optional on input and must be a string.
  *
- * Strings are byte strings: comm can hold any byte.  The encoder writes
- * '"', '\\' and the controls as JSON escapes and every byte >= 0x7f as
- * \u00XX, so output is ASCII; the decoder maps \u0000-\u00ff back to one
- * byte, and rejects raw bytes >= 0x80 (the format is ASCII), \u escapes
- * above \u00ff (no byte to map them to) and NUL inside comm/kernel.  The
- * header's sysctls must lie in the ranges the kernel accepts (a null
- * aside), or the header is malformed.  Numbers are
+ * Strings are byte strings: a comm or a cgroup name in a path can hold
+ * any byte (a name no '/' and no NUL).  The encoder
+ * writes '"', '\\' and the controls as JSON escapes and every byte >= 0x7f
+ * as \u00XX, so output is ASCII; the decoder maps \u0000-\u00ff back to
+ * one byte, and rejects raw bytes >= 0x80 (the format is ASCII), \u
+ * escapes above \u00ff (no byte to map them to) and NUL inside
+ * comm/kernel/path.  The header's sysctls must lie in the ranges the
+ * kernel accepts (a null aside), or the header is malformed.  Numbers are
  * JSON integers, range-checked against the field's C type.
  *
  * The decoder is strict: unknown or duplicate keys, missing fields, wrong
@@ -67,8 +81,11 @@
 #include "../bpf/oomwatch.h"
 
 #define OW_LINE_MAX	4096	/* longest line, '\n' included */
+#define OW_FORMAT_VERSION_MIN	1	/* the oldest version still read */
 #define OW_KERNEL_MAX	64	/* longest "kernel" (utsname.release) */
 #define OW_ERR_MAX	256	/* longest reader error message */
+/* Longest "path" of a memcg line; escaped (6 bytes each) it fits a line. */
+#define OW_MEMCG_PATH_MAX	512
 
 /* A sysctl this kernel lacks ("null" in the header); no sysctl takes it. */
 #define OW_CONFIG_UNKNOWN	INT_MIN
@@ -110,31 +127,59 @@ const char *ow_verdict_reason_name(unsigned int reason);
 size_t ow_comm_printable(char *buf, size_t size, const char *comm);
 
 /*
- * Encoders.  The format functions write one NUL-terminated line, newline
- * included, into buf and return its length, or -1 with errno EINVAL (an
- * event the format cannot carry: unknown type, nr_zones above the maximum,
- * negative count) or ENOSPC (buf too small; OW_LINE_MAX always suffices).
- * The write functions write the whole line with one fwrite() and return 0,
- * or -1 with errno set.
+ * Any bytes as one printable line, for messages and the timeline: the
+ * rules of ow_comm_printable() over len bytes (NULs included).
  */
-int ow_json_format_header(char *buf, size_t size, const struct ow_config *cfg,
-			  const char *kernel, unsigned int kswapd_period_ms);
-int ow_json_format_event(char *buf, size_t size,
-			 const struct oomwatch_event *ev);
-int ow_json_format_lost(char *buf, size_t size, int cpu, long long count);
+size_t ow_bytes_printable(char *buf, size_t size, const char *s, size_t len);
 
-int ow_json_write_header(FILE *f, const struct ow_config *cfg,
-			 const char *kernel, unsigned int kswapd_period_ms);
-int ow_json_write_event(FILE *f, const struct oomwatch_event *ev);
+/*
+ * Is path (len bytes) what a memcg line may carry: "/" or "/a/b", at most
+ * OW_MEMCG_PATH_MAX bytes, no NUL, no empty, "." or ".." component, no
+ * trailing '/'?  One spelling per cgroup, so that "below" is a prefix.
+ */
+bool ow_memcg_path_valid(const char *path, size_t len);
+
+/*
+ * Encoders, each for one format version (OW_FORMAT_VERSION_MIN up to
+ * OOMWATCH_FORMAT_VERSION): a line carries the fields of its version
+ * only, so an oom_request's memcg_id is not written in version 1.  The
+ * format functions write one NUL-terminated line, newline included, into
+ * buf and return its length, or -1 with errno EINVAL (a version not
+ * known, an event the format cannot carry: unknown type, nr_zones above
+ * the maximum, negative count; a memcg line before version 2, of id 0 or
+ * with a path ow_memcg_path_valid() refuses) or ENOSPC (buf too small;
+ * OW_LINE_MAX always suffices).  The write functions write the whole line
+ * with one fwrite() and return 0, or -1 with errno set.
+ */
+int ow_json_format_header(char *buf, size_t size, unsigned int version,
+			  const struct ow_config *cfg, const char *kernel,
+			  unsigned int kswapd_period_ms);
+int ow_json_format_event(char *buf, size_t size, unsigned int version,
+			 const struct oomwatch_event *ev);
+int ow_json_format_lost(char *buf, size_t size, unsigned int version,
+			int cpu, long long count);
+/* path: NUL-terminated, from the cgroup2 root. */
+int ow_json_format_memcg(char *buf, size_t size, unsigned int version,
+			 __u64 memcg_id, const char *path);
+
+int ow_json_write_header(FILE *f, unsigned int version,
+			 const struct ow_config *cfg, const char *kernel,
+			 unsigned int kswapd_period_ms);
+int ow_json_write_event(FILE *f, unsigned int version,
+			const struct oomwatch_event *ev);
 /* Ring buffer drops summed over CPUs: written with "cpu":-1. */
-int ow_json_write_lost(FILE *f, long long count);
-int ow_json_write_lost_cpu(FILE *f, int cpu, long long count);
+int ow_json_write_lost(FILE *f, unsigned int version, long long count);
+int ow_json_write_lost_cpu(FILE *f, unsigned int version, int cpu,
+			   long long count);
+int ow_json_write_memcg(FILE *f, unsigned int version, __u64 memcg_id,
+			const char *path);
 
 enum ow_record_kind {
 	OW_REC_HEADER = 1,
 	OW_REC_EVENT,
 	OW_REC_LOST,
 	OW_REC_SUMMARY,		/* contents skipped */
+	OW_REC_MEMCG,		/* version 2 on */
 };
 
 struct ow_header {
@@ -148,12 +193,20 @@ struct ow_lost {
 	long long count;	/* >= 0 */
 };
 
+/* A memcg id and its cgroup v2 path, from the cgroup2 root. */
+struct ow_memcg {
+	__u64 id;				/* never 0 */
+	char path[OW_MEMCG_PATH_MAX + 1];	/* NUL-terminated */
+};
+
 struct ow_record {
 	enum ow_record_kind kind;
+	unsigned int version;		/* the line's "v" */
 	union {
 		struct ow_header header;	/* OW_REC_HEADER */
 		struct oomwatch_event event;	/* OW_REC_EVENT */
 		struct ow_lost lost;		/* OW_REC_LOST */
+		struct ow_memcg memcg;		/* OW_REC_MEMCG */
 	};
 };
 
@@ -170,19 +223,22 @@ int ow_json_decode_line(const char *line, size_t len, struct ow_record *out,
 /*
  * Do a and b agree on every member the format carries?  comm strings are
  * compared up to their NUL, zone[] up to nr_zones, padding is ignored.
- * This is what decode(encode(ev)) preserves.
+ * This is what decode(encode(ev)) preserves in the current version; an
+ * older version's line decodes the members it lacks as 0.
  */
 bool ow_event_equal(const struct oomwatch_event *a,
 		    const struct oomwatch_event *b);
 
 /*
  * Reads a recording line by line.  Errors are sticky: after -1 every call
- * returns -1 again with the same message.
+ * returns -1 again with the same message.  Every line must carry the
+ * version of the first one.
  */
 struct ow_reader {
 	FILE *f;
 	const char *name;	/* for messages; not copied */
 	unsigned long line;	/* number of the last line read, from 1 */
+	unsigned int version;	/* of the file; 0 before its first line */
 	bool header_seen;
 	bool summary_seen;
 	bool failed;

@@ -4,8 +4,8 @@
  * the statistics, as "oomwatch --replay" would drive them.  Beyond "no
  * crash, no sanitizer report", it aborts when a property breaks:
  *
- *  - every record that decodes encodes again, and that line decodes to
- *    the same record and encodes to the same bytes;
+ *  - every record that decodes encodes again in its version, and that
+ *    line decodes to the same record and encodes to the same bytes;
  *  - every reader error reads "FILE:LINE: why";
  *  - every violation message starts with its invariant's name;
  *  - the summary line the statistics write decodes as a summary;
@@ -35,16 +35,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static int encode(const struct ow_record *rec, char *buf, size_t size)
 {
+	unsigned int v = rec->version;
+
 	switch (rec->kind) {
 	case OW_REC_EVENT:
-		return ow_json_format_event(buf, size, &rec->event);
+		return ow_json_format_event(buf, size, v, &rec->event);
 	case OW_REC_HEADER:
-		return ow_json_format_header(buf, size, &rec->header.config,
+		return ow_json_format_header(buf, size, v, &rec->header.config,
 					     rec->header.kernel,
 					     rec->header.kswapd_period_ms);
 	case OW_REC_LOST:
-		return ow_json_format_lost(buf, size, rec->lost.cpu,
+		return ow_json_format_lost(buf, size, v, rec->lost.cpu,
 					   rec->lost.count);
+	case OW_REC_MEMCG:
+		return ow_json_format_memcg(buf, size, v, rec->memcg.id,
+					    rec->memcg.path);
 	default:
 		return 0;
 	}
@@ -52,7 +57,7 @@ static int encode(const struct ow_record *rec, char *buf, size_t size)
 
 static bool same(const struct ow_record *a, const struct ow_record *b)
 {
-	if (a->kind != b->kind)
+	if (a->kind != b->kind || a->version != b->version)
 		return false;
 	switch (a->kind) {
 	case OW_REC_EVENT:
@@ -65,6 +70,9 @@ static bool same(const struct ow_record *a, const struct ow_record *b)
 	case OW_REC_LOST:
 		return a->lost.cpu == b->lost.cpu &&
 		       a->lost.count == b->lost.count;
+	case OW_REC_MEMCG:
+		return a->memcg.id == b->memcg.id &&
+		       !strcmp(a->memcg.path, b->memcg.path);
 	default:
 		return true;
 	}
@@ -105,7 +113,7 @@ static void check_summary(struct ow_stats *s, const struct ow_checker *c)
 
 	if (!f)
 		return;
-	ow_stats_write_json(f, s, c);
+	ow_stats_write_json(f, OOMWATCH_FORMAT_VERSION, s, c);
 	ow_stats_print(f, s, c);
 	fclose(f);
 	if (!buf || !strchr(buf, '\n') ||
@@ -123,6 +131,9 @@ static struct ow_stats s;
 static struct ow_out o;
 static struct ow_filter flt;
 static struct ow_reorder ro;
+/* memcg lines, as a replay keeps them for the timeline and -c /a */
+static struct ow_memcg_paths paths;
+static struct ow_cgroup_set cgset;
 
 /* The timeline and the picture of the same events. */
 struct views {
@@ -151,7 +162,8 @@ static void drain(struct views *v)
 
 static void views_open(struct views *v, const struct ow_config *cfg)
 {
-	struct ow_out_opts oo = { .clock = OW_CLOCK_RELATIVE, .cfg = *cfg };
+	struct ow_out_opts oo = { .clock = OW_CLOCK_RELATIVE, .cfg = *cfg,
+				  .paths = &paths };
 
 	memset(v, 0, sizeof(*v));
 	v->text = open_memstream(&v->text_buf, &v->text_len);
@@ -168,7 +180,8 @@ static void views_event(struct views *v, const struct oomwatch_event *ev,
 				    .memcg_id = ev->seq };
 
 	if (!started)
-		ow_filter_init(&flt, ev->tgid, NULL, false, &ep);
+		ow_filter_init(&flt, ev->tgid, ev->seq & 2 ? &cgset : NULL,
+			       &paths, false, &ep);
 	ow_out_event(&o, ev, &who, ow_filter_event(&flt, ev, &who));
 	ow_svg_event(v->svg, ev);
 	/* force: no waiting, but still the lowest seq first */
@@ -215,6 +228,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ow_record rec;
 	struct views v;
 	bool started = false;
+	char why[128];
 	FILE *f;
 
 	if (!size)
@@ -226,6 +240,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	opts.report = check_violation;
 	opts.episodes = &ep;
 	ow_reader_init(&r, f, "fuzz");
+	ow_memcg_paths_init(&paths);
+	if (ow_cgroup_resolve_recorded(&cgset, "/a", why, sizeof(why)))
+		abort();
 	ow_episodes_init(&ep);
 	ow_stats_init(&s, &ep);
 	memset(&flt, 0, sizeof(flt));
@@ -254,6 +271,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		} else if (rec.kind == OW_REC_LOST) {
 			ow_checker_lost(&c, rec.lost.count);
 			ow_stats_lost(&s, rec.lost.count);
+		} else if (rec.kind == OW_REC_MEMCG) {
+			ow_memcg_paths_add(&paths, rec.memcg.id,
+					   rec.memcg.path, 0);
 		}
 	}
 	fclose(f);
@@ -269,5 +289,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ow_stats_free(&s);
 	ow_checker_free(&c);
 	ow_episodes_free(&ep);
+	ow_memcg_paths_free(&paths);
 	return 0;
 }

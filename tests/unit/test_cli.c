@@ -108,8 +108,8 @@ static void test_exits(void)
 		  "--help: -c says what it selects, by memory cgroup id" },
 		{ ARGV("-h"), 0, "USAGE: oomwatch [-j|-s]", NULL,
 		  "-h: the full help too" },
-		{ ARGV("--version"), 0, "oomwatch 0.2 (trace format 1)", NULL,
-		  "--version" },
+		{ ARGV("--version"), 0, "oomwatch 0.3 (trace format 2, reads 1)",
+		  NULL, "--version" },
 		{ ARGV("--bogus"), 1, NULL, "unrecognized option '--bogus'\n"
 		  "Try `oomwatch --help' or `oomwatch --usage' for more "
 		  "information.", "unknown long option" },

@@ -184,14 +184,14 @@ static void test_pid(void)
 	struct ow_filter f;
 	bool ok;
 
-	ow_filter_init(&f, 0, NULL, false, NULL);
+	ow_filter_init(&f, 0, NULL, NULL, false, NULL);
 	ok = !ow_filter_active(&f);
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
 		ok &= ow_filter_event(&f, &cases[i].ev, NULL);
 	tap_ok(ok, "filter: without -p and -c everything is shown");
 	ow_filter_free(&f);
 
-	ow_filter_init(&f, 200, NULL, false, NULL);
+	ow_filter_init(&f, 200, NULL, NULL, false, NULL);
 	tap_ok(run_cases(&f, cases, ARRAY_SIZE(cases), "-p 200"),
 	       "filter -p: its events, events naming it, grants settling its "
 	       "request, node transitions; not others");
@@ -223,7 +223,7 @@ static void test_memcg(void)
 	struct ow_filter f;
 	bool ok;
 
-	ow_filter_init(&f, 0, &set, false, NULL);
+	ow_filter_init(&f, 0, &set, NULL, false, NULL);
 	ok = run_cases(&f, cases, ARRAY_SIZE(cases), "-c");
 	ok = ok && f.requests_unattributed == 1 &&
 	     !ow_episodes_waiting_on(ow_ep_of(&f.ep), 0) &&
@@ -234,10 +234,54 @@ static void test_memcg(void)
 	       "they settle, other events pass; unknown memcg counted");
 }
 
+/* -c /job on a replay: by the paths the recording named so far. */
+static void test_recorded(void)
+{
+	static struct ow_cgroup_set set;
+	static const struct fcase cases[] = {
+		{ EV(OW_MARK_VICTIM, 1, .victim = { .pid = 10, .memcg_id = 41 }),
+		  {0}, true },
+		{ EV(OW_MARK_VICTIM, 1, .victim = { .pid = 11, .memcg_id = 50 }),
+		  {0}, false },
+		{ EV(OW_MARK_VICTIM, 1, .victim = { .pid = 12, .memcg_id = 77 }),
+		  {0}, false },
+		{ EV(OW_OOM_REQUEST, 12, .request = { .pid = 12, .nid = 0 }),
+		  { true, 40 }, true },
+		{ EV(OW_OOM_REQUEST, 13, .request = { .pid = 13, .nid = 1 }),
+		  { true, 50 }, false },
+		{ EV(OW_OOM_REQUEST, 14, .request = { .pid = 14, .nid = 1 }),
+		  { true, 77 }, false },
+		{ EV(OW_OOM_REQUEST, 15, .request = { .pid = 15, .nid = 1 }),
+		  { false, 0 }, false },
+		{ EV(OW_OOM_DEFER, 30, .request = { .pid = 12, .nid = 0 }),
+		  {0}, true },
+		{ EV(OW_OOM_VETO, 30, .request = { .pid = 13, .nid = 1 }),
+		  {0}, false },
+	};
+	struct ow_memcg_paths p;
+	struct ow_filter f;
+	char why[256];
+	bool ok;
+
+	ow_memcg_paths_init(&p);
+	ow_memcg_paths_add(&p, 40, "/job", 0);
+	ow_memcg_paths_add(&p, 41, "/job/a", 0);
+	ow_memcg_paths_add(&p, 50, "/other", 0);
+	ok = !ow_cgroup_resolve_recorded(&set, "/job", why, sizeof(why));
+	ow_filter_init(&f, 0, &set, &p, false, NULL);
+	ok = ok && run_cases(&f, cases, ARRAY_SIZE(cases), "-c /job recorded");
+	ok = ok && f.requests_unattributed == 1 && f.requests_no_path == 1;
+	ow_filter_free(&f);
+	ow_memcg_paths_free(&p);
+	tap_ok(ok, "filter -c on a replay: kills and requests by recorded "
+	       "path; memcg unknown and memcg without a path counted apart");
+}
+
 int main(void)
 {
 	test_cgroup();
 	test_pid();
 	test_memcg();
+	test_recorded();
 	return tap_done();
 }

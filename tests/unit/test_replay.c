@@ -275,7 +275,7 @@ static void test_filters(void)
 	     has(r.out, "KILL          global OOM, victim hog[401]", "stdout") &&
 	     !strstr(r.out, "REQUEST") &&
 	     has(r.err, "oomwatch: --cgroup: 1 OOM request not shown: a "
-		 "recording does not say which memcg", "stderr") &&
+		 "version 1 recording does not say which memcg", "stderr") &&
 	     has(r.out, "1 no_kill_without_grant  1 violation", "stdout");
 	if (!tap_ok(ok, "-c 7 on a recording: the kill in memcg 7, requests "
 		    "not attributable (said), checker unaffected"))
@@ -501,6 +501,195 @@ static void test_cgroup_count(void)
 	proc_free(&r);
 }
 
+/* ------------------------------------------------- trace format 2 */
+
+#define V2 FIX("memcg_v2.jsonl")
+
+/* Does every line of text start with prefix? */
+static bool every_line(const char *text, const char *prefix)
+{
+	for (const char *p = text; *p; p = strchr(p, '\n') + 1) {
+		if (strncmp(p, prefix, strlen(prefix)) || !strchr(p, '\n')) {
+			tap_diag("line not starting with %s: %.200s", prefix, p);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* The timeline names requesters and victims by their recorded memcg. */
+static void test_v2_timeline(void)
+{
+	static const char *const want[] = {
+		"     2.100000 REQUEST       hog[200] memcg /job/a (4100) asks for "
+		"an OOM kill: node 0",
+		"     2.101000 DEFER         node 0, oldest request hog[200] memcg "
+		"/job/a (4100) (waiting 1 ms)",
+		"     2.200000 REQUEST       bystander[201] memcg /other/t\\xe9st "
+		"\"q\" (4210) asks for an OOM kill",
+		"     2.310000 REQUEST       nomemcg[202] memcg ? asks for an OOM "
+		"kill",
+		"oom_score_adj 0, memcg /job/a (4100); chosen by hog[200]",
+		"    3 liveness               ok\n",
+	};
+	struct proc_result r;
+	bool ok;
+
+	ok = !proc_run(ARGV("--replay", V2, "--assert"), NULL, &r) &&
+	     r.status == 0 && !r.err[0];
+	for (size_t i = 0; ok && i < ARRAY_SIZE(want); i++)
+		ok = has(r.out, want[i], "stdout");
+	ok = ok && !strstr(r.out, "memcg ? asks for an OOM kill: node 0, order "
+			   "0, gfp 0x100cca; waits for kswapd's verdict (1 ");
+	if (!tap_ok(ok, "v2 replay: the timeline says \"memcg /path (id)\" from "
+		    "the memcg lines, \"memcg ?\" for memcg_id 0"))
+		show(&r);
+	proc_free(&r);
+}
+
+/* A replay writes its recording's version: v2 comes back byte for byte. */
+static void test_v2_json_record(void)
+{
+	const char *rec = proc_path("v2rec.jsonl");
+	const char *rec1 = proc_path("v1rec.jsonl");
+	struct proc_result r, j;
+	size_t flen, len;
+	char *fix = proc_slurp(V2, &flen), *text = NULL, *b1 = NULL, *bf = NULL;
+	bool ok;
+
+	ok = fix && !proc_run(ARGV("--replay", V2, "-j", "--record", rec), NULL,
+			      &j) && j.status == 0 && !j.err[0] &&
+	     (text = proc_slurp(rec, &len)) && len == j.out_len &&
+	     !memcmp(text, j.out, len) && (b1 = body(j.out)) &&
+	     (bf = body(fix)) && !strcmp(b1, bf) &&
+	     every_line(j.out, "{\"v\":2,") &&
+	     has(j.out, "\"waited_ms\":0,\"memcg_id\":4100,\"request_comm\":"
+		 "\"hog\"}\n", "stdout") &&
+	     has(j.out, "{\"v\":2,\"type\":\"memcg\",\"memcg_id\":4210,\"path\":"
+		 "\"/other/t\\u00e9st \\\"q\\\"\"}\n", "stdout");
+	if (!tap_ok(ok, "v2 replay -j and --record: the memcg lines and "
+		    "memcg_id come back byte for byte, every line v2"))
+		show(&j);
+	proc_free(&j);
+	free(text);
+	free(b1);
+	free(bf);
+	free(fix);
+
+	ok = !proc_run(ARGV("--replay", FIX("guest_oom_true.jsonl"), "-s",
+			    "--record", rec1), NULL, &r) && r.status == 0 &&
+	     (text = proc_slurp(rec1, &len)) && every_line(text, "{\"v\":1,") &&
+	     !strstr(text, "memcg_id\":0,\"request_comm") &&
+	     !strstr(text, "\"type\":\"memcg\"");
+	if (!tap_ok(ok, "v1 replay --record: a version 1 recording, no memcg "
+		    "lines, no request memcg_id"))
+		show(&r);
+	proc_free(&r);
+	free(text);
+
+	ok = !proc_run(ARGV("--replay", rec1, "--assert", "-s"), NULL, &r) &&
+	     r.status == 0 && has(r.out, "summary: ", "stdout");
+	tap_ok(ok, "the v1 re-recording replays");
+	proc_free(&r);
+}
+
+/* -c on a v2 replay: the recording's memcg lines, never this machine. */
+static void test_v2_cgroup(void)
+{
+	static const struct {
+		const char *arg;
+		bool hog, bystander;	/* their REQUEST lines shown */
+		const char *what;
+	} cases[] = {
+		{ "/job", true, false, "a path: the memcgs named below it" },
+		{ "/job/a/", true, false, "a path with a trailing slash" },
+		{ "4000", true, false, "an id: it and those named below it" },
+		{ "4100", true, false, "an id: itself" },
+		{ "/other", false, true, "a path above an odd-byte name" },
+		{ "/", true, true, "the root: every named memcg" },
+		{ "/jo", false, false, "a prefix of a name is not a parent" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct proc_result r;
+		bool ok;
+
+		ok = !proc_run(ARGV("--replay", V2, "-c", cases[i].arg), NULL,
+			       &r) && r.status == 0 &&
+		     !strstr(r.out, "REQUEST       hog[200]") == !cases[i].hog &&
+		     !strstr(r.out, "REQUEST       bystander[201]") ==
+		     !cases[i].bystander &&
+		     !strstr(r.out, "KILL  ") == !cases[i].hog &&
+		     !strstr(r.out, "REQUEST       nomemcg") &&
+		     !strstr(r.err, "version 1") &&
+		     has(r.err, "oomwatch: --cgroup: 1 OOM request not shown: the "
+			 "recording does not say which memcg its requester was "
+			 "in (memcg_id 0)\n", "stderr") &&
+		     has(r.out, "summary: 24 events", "stdout");
+		if (!tap_ok(ok, "-c %s on a v2 replay: %s; only the memcg_id 0 "
+			    "request is counted as not shown", cases[i].arg,
+			    cases[i].what))
+			show(&r);
+		proc_free(&r);
+	}
+}
+
+static void test_v2_cgroup_notes(void)
+{
+	struct proc_result r;
+	bool ok;
+
+	ok = !proc_run(ARGV("--replay", V2, "-c", "/sys/fs/cgroup/job"), NULL,
+		       &r) && r.status == 0 && !strstr(r.out, "REQUEST") &&
+	     has(r.err, "oomwatch: --cgroup /sys/fs/cgroup/job: the recording "
+		 "names no memcg at or below that path (on a replay a path is "
+		 "the recording's, from the traced machine's cgroup2 root, as "
+		 "in /job)\n", "stderr");
+	if (!tap_ok(ok, "-c with this machine's spelling on a replay: nothing "
+		    "matches, and it says why"))
+		show(&r);
+	proc_free(&r);
+
+	ok = !proc_run(ARGV("--replay", FIX("arbiter_ok.jsonl"), "-c", "/job"),
+		       NULL, &r) && r.status == 1 && !r.out[0] &&
+	     has(r.err, "oomwatch: --cgroup /job: " FIX("arbiter_ok.jsonl")
+		 " is a version 1 recording, which names no cgroup by path: "
+		 "give a memcg id\n", "stderr");
+	if (!tap_ok(ok, "-c PATH on a v1 replay: refused, exit 1"))
+		show(&r);
+	proc_free(&r);
+
+	ok = !proc_run(ARGV("--replay", V2, "-c", "job"), NULL, &r) &&
+	     r.status == 1 &&
+	     has(r.err, "oomwatch: --cgroup job: on a replay, a memcg id or a "
+		 "cgroup path as the recording names it, from the cgroup2 root "
+		 "(/job)\n", "stderr");
+	tap_ok(ok, "-c with a relative path on a replay: refused, exit 1");
+	proc_free(&r);
+}
+
+/* Damaged v2 files, and version changes, through the real main. */
+static void test_v2_bad_files(void)
+{
+	static const char v1_then_v2[] = HDR
+		"{\"v\":2,\"type\":\"memcg\",\"memcg_id\":5,\"path\":\"/a\"}\n";
+	const char *p = proc_write("mixed.jsonl", v1_then_v2,
+				   strlen(v1_then_v2));
+	char want[512];
+	struct proc_result r;
+	bool ok;
+
+	snprintf(want, sizeof(want), "oomwatch: %s:2: version 2 line after "
+		 "version 1 lines (a recording has one version)\n", p);
+	ok = !proc_run(ARGV("--replay", p, "-j"), NULL, &r) &&
+	     r.status == 1 && has(r.err, want, "stderr") &&
+	     every_line(r.out, "{\"v\":1,");
+	if (!tap_ok(ok, "a v1 file with a v2 line: FILE:2, exit 1, what came "
+		    "before written as v1"))
+		show(&r);
+	proc_free(&r);
+}
+
 int main(void)
 {
 	test_statuses();
@@ -513,5 +702,10 @@ int main(void)
 	test_record_svg_same_file();
 	test_replay_signals();
 	test_cgroup_count();
+	test_v2_timeline();
+	test_v2_json_record();
+	test_v2_cgroup();
+	test_v2_cgroup_notes();
+	test_v2_bad_files();
 	return tap_done();
 }

@@ -196,7 +196,7 @@ static void test_output(void)
 
 	feed_trace(&s, &c);
 	f = open_memstream(&buf, &len);
-	ow_stats_write_json(f, &s, &c);
+	ow_stats_write_json(f, OOMWATCH_FORMAT_VERSION, &s, &c);
 	fclose(f);
 	ok = len > 0 && buf[len - 1] == '\n' && len < OW_LINE_MAX &&
 	     !ow_json_decode_line(buf, len - 1, &rec, why, sizeof(why)) &&
@@ -230,7 +230,7 @@ static void test_output(void)
 	ow_stats_init(&s, NULL);
 	buf = NULL;
 	f = open_memstream(&buf, &len);
-	ow_stats_write_json(f, &s, NULL);
+	ow_stats_write_json(f, OOMWATCH_FORMAT_VERSION, &s, NULL);
 	ow_stats_print(f, &s, NULL);
 	fclose(f);
 	ok = !ow_json_decode_line(buf, strchr(buf, '\n') - buf, &rec, why,

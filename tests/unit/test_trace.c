@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The JSON-lines codec: round trips of every record kind, one case per
- * class of malformed input with its exact "file:line: why", and a burst of
- * mutated lines that must never crash (run under ASan and UBSan).
+ * The JSON-lines codec: round trips of every record kind in both format
+ * versions, one case per class of malformed input with its exact
+ * "file:line: why", and a burst of mutated lines that must never crash
+ * (run under ASan and UBSan).
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -63,18 +64,19 @@ static bool round_trip(const struct oomwatch_event *ev, char *why, size_t size)
 	struct ow_record rec;
 	int la, lb;
 
-	la = ow_json_format_event(a, sizeof(a), ev);
+	la = ow_json_format_event(a, sizeof(a), OOMWATCH_FORMAT_VERSION, ev);
 	if (la <= 0 || a[la - 1] != '\n') {
 		snprintf(why, size, "encode failed: %s", strerror(errno));
 		return false;
 	}
 	if (ow_json_decode_line(a, la - 1, &rec, why, size))
 		return false;
-	if (rec.kind != OW_REC_EVENT || !ow_event_equal(ev, &rec.event)) {
+	if (rec.kind != OW_REC_EVENT || rec.version != OOMWATCH_FORMAT_VERSION ||
+	    !ow_event_equal(ev, &rec.event)) {
 		snprintf(why, size, "decoded event differs: %.200s", a);
 		return false;
 	}
-	lb = ow_json_format_event(b, sizeof(b), &rec.event);
+	lb = ow_json_format_event(b, sizeof(b), rec.version, &rec.event);
 	if (la != lb || memcmp(a, b, la)) {
 		snprintf(why, size, "re-encoding differs: %.200s", a);
 		return false;
@@ -150,24 +152,153 @@ static void test_round_trip_comm(void)
 	tap_ok(ok, "round trip: comm with every byte value, and unterminated");
 }
 
+#define V	OOMWATCH_FORMAT_VERSION
+
 static void test_encoder_rejects(void)
 {
 	struct oomwatch_event ev = { .type = OW_NR_TYPES };
+	const struct ow_config cfg = { 1, 5000, 10000, 1, 2 };
 	char buf[OW_LINE_MAX];
 	bool ok;
 
-	ok = ow_json_format_event(buf, sizeof(buf), &ev) < 0 &&
+	ok = ow_json_format_event(buf, sizeof(buf), V, &ev) < 0 &&
 	     errno == EINVAL;
 	ev.type = 0;
-	ok &= ow_json_format_event(buf, sizeof(buf), &ev) < 0;
+	ok &= ow_json_format_event(buf, sizeof(buf), V, &ev) < 0;
 	ev.type = OW_OOM_GRANT;
 	ev.grant.nr_zones = OOMWATCH_MAX_ZONES + 1;
-	ok &= ow_json_format_event(buf, sizeof(buf), &ev) < 0;
+	ok &= ow_json_format_event(buf, sizeof(buf), V, &ev) < 0;
 	ev.grant.nr_zones = 1;
-	ok &= ow_json_format_event(buf, 40, &ev) < 0 && errno == ENOSPC &&
+	ok &= ow_json_format_event(buf, 40, V, &ev) < 0 && errno == ENOSPC &&
 	      strlen(buf) < 40;
-	ok &= ow_json_format_lost(buf, sizeof(buf), -1, -1) < 0;
+	ok &= ow_json_format_lost(buf, sizeof(buf), V, -1, -1) < 0;
 	tap_ok(ok, "encoder: refuses unknown types, nr_zones > max, short buffers");
+
+	/* Only the versions a reader of this build accepts are written. */
+	ok = true;
+	for (unsigned int v = 0; v <= V + 1; v += V + 1) {
+		errno = 0;
+		ok &= ow_json_format_event(buf, sizeof(buf), v, &ev) < 0 &&
+		      errno == EINVAL;
+		ok &= ow_json_format_header(buf, sizeof(buf), v, &cfg, "k",
+					    1000) < 0;
+		ok &= ow_json_format_lost(buf, sizeof(buf), v, -1, 0) < 0;
+		ok &= ow_json_format_memcg(buf, sizeof(buf), v, 1, "/") < 0;
+	}
+	tap_ok(ok, "encoder: refuses versions 0 and %u", V + 1);
+
+	/* What the decoder refuses in a memcg line is never written. */
+	ok = ow_json_format_memcg(buf, sizeof(buf), 1, 5, "/a") < 0 &&
+	     errno == EINVAL &&
+	     ow_json_format_memcg(buf, sizeof(buf), 2, 0, "/a") < 0 &&
+	     ow_json_format_memcg(buf, sizeof(buf), 2, 5, "a") < 0 &&
+	     ow_json_format_memcg(buf, sizeof(buf), 2, 5, "/a/") < 0 &&
+	     ow_json_format_memcg(buf, sizeof(buf), 2, 5, "/a//b") < 0 &&
+	     ow_json_format_memcg(buf, sizeof(buf), 2, 5, "/a/..") < 0 &&
+	     ow_json_format_memcg(buf, sizeof(buf), 2, 5, "") < 0 &&
+	     ow_json_format_memcg(buf, sizeof(buf), 2, 5, NULL) < 0 &&
+	     ow_json_format_memcg(buf, sizeof(buf), 2, 1, "/") > 0;
+	tap_ok(ok, "encoder: no memcg line in version 1, of id 0, or with a "
+	       "path not in its one spelling");
+}
+
+/* Version 1: an oom_request without memcg_id, which reads back as 0. */
+static void test_round_trip_v1(void)
+{
+	static const unsigned int types[] = {
+		OW_OOM_REQUEST, OW_OOM_DEFER, OW_OOM_FALLBACK, OW_MARK_VICTIM,
+	};
+	char a[OW_LINE_MAX], b[OW_LINE_MAX], why[OW_ERR_MAX] = "";
+	struct oomwatch_event ev, want;
+	struct ow_record rec;
+	bool ok = true;
+	int la, lb;
+
+	for (size_t k = 0; k < ARRAY_SIZE(types) && ok; k++) {
+		for (int i = 0; i < 100 && ok; i++) {
+			random_event(&ev, types[k]);
+			ev.request.memcg_id |= 1;	/* a v1 line drops it */
+			want = ev;
+			if (types[k] == OW_OOM_REQUEST)
+				want.request.memcg_id = 0;
+			la = ow_json_format_event(a, sizeof(a), 1, &ev);
+			ok = la > 0 && !strncmp(a, "{\"v\":1,", 7) &&
+			     (types[k] == OW_MARK_VICTIM ||
+			      !strstr(a, "memcg_id")) &&
+			     !ow_json_decode_line(a, la - 1, &rec, why,
+						  sizeof(why)) &&
+			     rec.version == 1 &&
+			     ow_event_equal(&want, &rec.event);
+			lb = ok ? ow_json_format_event(b, sizeof(b), 1,
+						       &rec.event) : 0;
+			ok = ok && la == lb && !memcmp(a, b, la);
+		}
+	}
+	if (!ok)
+		tap_diag("%.300s / %s", a, why);
+	tap_ok(ok, "round trip, version 1: requests without memcg_id, which "
+	       "reads 0; the other types as they were");
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = OW_OOM_REQUEST;
+	ev.request.memcg_id = 18446744073709551615ULL;
+	la = ow_json_format_event(a, sizeof(a), 2, &ev);
+	ok = la > 0 && strstr(a, ",\"waited_ms\":0,\"memcg_id\":"
+			      "18446744073709551615,\"request_comm\":\"\"}") &&
+	     !ow_json_decode_line(a, la - 1, &rec, why, sizeof(why)) &&
+	     rec.event.request.memcg_id == ev.request.memcg_id;
+	ev.type = OW_OOM_DEFER;
+	la = ow_json_format_event(b, sizeof(b), 2, &ev);
+	ok = ok && la > 0 && !strstr(b, "memcg_id");
+	ev.type = OW_OOM_FALLBACK;
+	la = ow_json_format_event(b, sizeof(b), 2, &ev);
+	ok = ok && la > 0 && !strstr(b, "memcg_id");
+	if (!ok)
+		tap_diag("%s / %s", a, b);
+	tap_ok(ok, "version 2: oom_request carries memcg_id (u64), defer and "
+	       "fallback do not");
+}
+
+/* memcg lines: the path's bytes come back whatever they are. */
+static void test_memcg_line(void)
+{
+	static const char root[] =
+		"{\"v\":2,\"type\":\"memcg\",\"path\":\"/\",\"memcg_id\":1}";
+	static const char odd[] = "/job/a\"b\\c d/\x01\x7f\xe9\xff-";
+	char buf[OW_LINE_MAX], why[OW_ERR_MAX] = "", path[OW_MEMCG_PATH_MAX + 1];
+	struct ow_record rec;
+	bool ok;
+	int len;
+
+	len = ow_json_format_memcg(buf, sizeof(buf), 2, 4100, odd);
+	ok = len > 0 &&
+	     !strcmp(buf, "{\"v\":2,\"type\":\"memcg\",\"memcg_id\":4100,"
+		     "\"path\":\"/job/a\\\"b\\\\c d/\\u0001\\u007f\\u00e9"
+		     "\\u00ff-\"}\n") &&
+	     !ow_json_decode_line(buf, len - 1, &rec, why, sizeof(why)) &&
+	     rec.kind == OW_REC_MEMCG && rec.version == 2 &&
+	     rec.memcg.id == 4100 && !strcmp(rec.memcg.path, odd);
+	if (!ok)
+		tap_diag("%s / %s", buf, why);
+	tap_ok(ok, "round trip: memcg line, odd bytes in the path escaped and "
+	       "back");
+
+	/* The longest path, every byte escaped, still fits a line. */
+	path[0] = '/';
+	memset(path + 1, 0xe9, OW_MEMCG_PATH_MAX - 1);
+	path[OW_MEMCG_PATH_MAX] = '\0';
+	len = ow_json_format_memcg(buf, sizeof(buf), 2, 18446744073709551615ULL,
+				   path);
+	ok = len > 0 && len <= OW_LINE_MAX &&
+	     !ow_json_decode_line(buf, len - 1, &rec, why, sizeof(why)) &&
+	     !strcmp(rec.memcg.path, path);
+	tap_ok(ok, "memcg line: a %d-byte path of escapes, %d bytes, round "
+	       "trips", OW_MEMCG_PATH_MAX, len);
+	ok = !ow_json_decode_line(root, strlen(root), &rec, why, sizeof(why)) &&
+	     rec.kind == OW_REC_MEMCG && !strcmp(rec.memcg.path, "/");
+	if (!ok)
+		tap_diag("%s", why);
+	tap_ok(ok, "memcg line: the root is \"/\", keys in any order");
 }
 
 static void test_header(void)
@@ -180,7 +311,7 @@ static void test_header(void)
 	int len;
 	bool ok;
 
-	len = ow_json_format_header(buf, sizeof(buf), &cfg, kernel, 1000);
+	len = ow_json_format_header(buf, sizeof(buf), V, &cfg, kernel, 1000);
 	ok = len > 0 && !ow_json_decode_line(buf, len - 1, &rec, why,
 					     sizeof(why)) &&
 	     rec.kind == OW_REC_HEADER &&
@@ -217,8 +348,9 @@ static void test_header_null(void)
 	ok = !ow_json_decode_line(line, strlen(line), &rec, why, sizeof(why)) &&
 	     rec.kind == OW_REC_HEADER &&
 	     !memcmp(&rec.header.config, &unknown, sizeof(unknown));
-	len = ow_json_format_header(buf, sizeof(buf), &rec.header.config,
-				    rec.header.kernel, 1000);
+	len = ow_json_format_header(buf, sizeof(buf), rec.version,
+				    &rec.header.config, rec.header.kernel,
+				    1000);
 	ok = ok && len == (int)strlen(line) + 1 && !memcmp(buf, line, len - 1);
 	if (!ok)
 		tap_diag("%s / %s", buf, why);
@@ -235,7 +367,7 @@ static void test_lost_and_summary(void)
 	int len;
 	bool ok;
 
-	len = ow_json_format_lost(buf, sizeof(buf), -1, LLONG_MAX);
+	len = ow_json_format_lost(buf, sizeof(buf), V, -1, LLONG_MAX);
 	ok = len > 0 && !ow_json_decode_line(buf, len - 1, &rec, why,
 					     sizeof(why)) &&
 	     rec.kind == OW_REC_LOST && rec.lost.cpu == -1 &&
@@ -256,6 +388,15 @@ static void test_lost_and_summary(void)
 #define EVH(seq) "{\"v\":1,\"seq\":" seq ",\"ts_ns\":5,\"cpu\":0,\"pid\":1," \
 	"\"tgid\":1,\"comm\":\"c\","
 #define EXIT_OK(seq) EVH(seq) "\"type\":\"task_exit\",\"exit_pid\":1," \
+	"\"exit_tgid\":1}\n"
+/* The same in version 2. */
+#define HDR2 "{\"v\":2,\"type\":\"header\",\"tool\":\"oomwatch\",\"kernel\":\"k\"," \
+	"\"config\":{\"oom_arbiter\":1,\"oom_unreclaimable_timeout_ms\":5000," \
+	"\"oom_arbiter_fallback_ms\":10000,\"swap_token\":0," \
+	"\"swap_token_bypass_priority\":2},\"kswapd_period_ms\":1000}\n"
+#define EVH2(seq) "{\"v\":2,\"seq\":" seq ",\"ts_ns\":5,\"cpu\":0,\"pid\":1," \
+	"\"tgid\":1,\"comm\":\"c\","
+#define EXIT2_OK(seq) EVH2(seq) "\"type\":\"task_exit\",\"exit_pid\":1," \
 	"\"exit_tgid\":1}\n"
 
 struct bad_case {
@@ -298,8 +439,13 @@ static const struct bad_case bad_cases[] = {
 	{ "unknown field", HDR EVH("1")
 	  "\"type\":\"task_exit\",\"exit_pid\":1,\"exit_tgid\":1,\"x\":0}\n",
 	  "t.jsonl:2: unknown field \"x\" in task_exit event" },
-	{ "wrong version", "{\"v\":2,\"type\":\"header\",\"anything\":1}\n",
-	  "t.jsonl:1: version 2 not supported" },
+	{ "wrong version", "{\"v\":3,\"type\":\"header\",\"anything\":1}\n",
+	  "t.jsonl:1: version 3 not supported" },
+	{ "version 0", "{\"v\":0,\"type\":\"lost\",\"cpu\":0,\"count\":1}\n",
+	  "t.jsonl:1: version 0 not supported" },
+	{ "version 3 after version 2 lines", HDR2 EXIT2_OK("1")
+	  "{\"v\":3,\"type\":\"lost\",\"cpu\":0,\"count\":1}\n",
+	  "t.jsonl:3: version 3 not supported" },
 	{ "missing version", HDR "{\"type\":\"lost\",\"cpu\":0,\"count\":1}\n",
 	  "t.jsonl:2: field \"v\" missing" },
 	{ "header not first", HDR HDR,
@@ -450,6 +596,91 @@ static const struct bad_case bad_cases[] = {
 	{ "lost count negative", HDR
 	  "{\"v\":1,\"type\":\"lost\",\"cpu\":-1,\"count\":-3}\n",
 	  "t.jsonl:2: field \"count\": -3 out of range" },
+	/* trace format 2: oom_request's memcg_id, memcg lines, one version */
+	{ "v2 request without memcg_id", HDR2 EVH2("1")
+	  "\"type\":\"oom_request\",\"request_pid\":1,\"nid\":0,\"order\":0,"
+	  "\"gfp_flags\":0,\"reason\":0,\"waited_ms\":0,"
+	  "\"request_comm\":\"c\"}\n",
+	  "t.jsonl:2: field \"memcg_id\" missing" },
+	{ "v1 request with memcg_id", HDR EVH("1")
+	  "\"type\":\"oom_request\",\"request_pid\":1,\"nid\":0,\"order\":0,"
+	  "\"gfp_flags\":0,\"reason\":0,\"waited_ms\":0,\"memcg_id\":5,"
+	  "\"request_comm\":\"c\"}\n",
+	  "t.jsonl:2: unknown field \"memcg_id\" in version 1 oom_request "
+	  "event (added in version 2)" },
+	{ "v2 defer with memcg_id", HDR2 EVH2("1")
+	  "\"type\":\"oom_defer\",\"request_pid\":1,\"nid\":0,\"order\":0,"
+	  "\"gfp_flags\":0,\"reason\":2,\"waited_ms\":0,\"memcg_id\":5,"
+	  "\"request_comm\":\"\"}\n",
+	  "t.jsonl:2: unknown field \"memcg_id\" in oom_defer event" },
+	{ "v2 fallback with memcg_id", HDR2 EVH2("1")
+	  "\"type\":\"oom_fallback\",\"request_pid\":1,\"nid\":0,\"order\":0,"
+	  "\"gfp_flags\":0,\"reason\":12,\"waited_ms\":0,\"memcg_id\":5,"
+	  "\"request_comm\":\"\"}\n",
+	  "t.jsonl:2: unknown field \"memcg_id\" in oom_fallback event" },
+	{ "v2 request memcg_id not a u64", HDR2 EVH2("1")
+	  "\"type\":\"oom_request\",\"request_pid\":1,\"nid\":0,\"order\":0,"
+	  "\"gfp_flags\":0,\"reason\":0,\"waited_ms\":0,\"memcg_id\":-1,"
+	  "\"request_comm\":\"c\"}\n",
+	  "t.jsonl:2: field \"memcg_id\": -1 out of range" },
+	{ "version 2 line after version 1 lines", HDR EXIT_OK("1")
+	  EXIT2_OK("2"),
+	  "t.jsonl:3: version 2 line after version 1 lines (a recording has "
+	  "one version)" },
+	{ "version 1 line after version 2 lines", HDR2 EXIT2_OK("1")
+	  EXIT2_OK("2") EXIT_OK("3"),
+	  "t.jsonl:4: version 1 line after version 2 lines (a recording has "
+	  "one version)" },
+	{ "version 1 summary after version 2 lines", HDR2 EXIT2_OK("1")
+	  "{\"v\":1,\"type\":\"summary\"}\n",
+	  "t.jsonl:3: version 1 line after version 2 lines (a recording has "
+	  "one version)" },
+	{ "memcg line in version 1", HDR
+	  "{\"v\":1,\"type\":\"memcg\",\"memcg_id\":5,\"path\":\"/a\"}\n",
+	  "t.jsonl:2: record type \"memcg\" in a version 1 line (added in "
+	  "version 2)" },
+	{ "memcg line without a path", HDR2
+	  "{\"v\":2,\"type\":\"memcg\",\"memcg_id\":5}\n",
+	  "t.jsonl:2: field \"path\" missing" },
+	{ "memcg line without an id", HDR2
+	  "{\"v\":2,\"type\":\"memcg\",\"path\":\"/a\"}\n",
+	  "t.jsonl:2: field \"memcg_id\" missing" },
+	{ "memcg line of id 0", HDR2
+	  "{\"v\":2,\"type\":\"memcg\",\"memcg_id\":0,\"path\":\"/a\"}\n",
+	  "t.jsonl:2: field \"memcg_id\": 0 out of range" },
+	{ "memcg line, unknown field", HDR2
+	  "{\"v\":2,\"type\":\"memcg\",\"memcg_id\":5,\"path\":\"/a\","
+	  "\"parent\":1}\n",
+	  "t.jsonl:2: unknown field \"parent\" in memcg record" },
+	{ "memcg line, path a number", HDR2
+	  "{\"v\":2,\"type\":\"memcg\",\"memcg_id\":5,\"path\":5}\n",
+	  "t.jsonl:2: field \"path\": expected a string" },
+	{ "memcg line, relative path", HDR2
+	  "{\"v\":2,\"type\":\"memcg\",\"memcg_id\":5,\"path\":\"job\"}\n",
+	  "t.jsonl:2: field \"path\": \"job\" is not a cgroup path (\"/\" or "
+	  "\"/a/b\")" },
+	{ "memcg line, trailing slash", HDR2
+	  "{\"v\":2,\"type\":\"memcg\",\"memcg_id\":5,\"path\":\"/job/\"}\n",
+	  "t.jsonl:2: field \"path\": \"/job/\" is not a cgroup path (\"/\" or "
+	  "\"/a/b\")" },
+	{ "memcg line, empty component", HDR2
+	  "{\"v\":2,\"type\":\"memcg\",\"memcg_id\":5,\"path\":\"/a//b\"}\n",
+	  "t.jsonl:2: field \"path\": \"/a//b\" is not a cgroup path (\"/\" or "
+	  "\"/a/b\")" },
+	{ "memcg line, dot-dot", HDR2
+	  "{\"v\":2,\"type\":\"memcg\",\"memcg_id\":5,\"path\":\"/a/../b\"}\n",
+	  "t.jsonl:2: field \"path\": \"/a/../b\" is not a cgroup path (\"/\" "
+	  "or \"/a/b\")" },
+	{ "memcg line, empty path", HDR2
+	  "{\"v\":2,\"type\":\"memcg\",\"memcg_id\":5,\"path\":\"\"}\n",
+	  "t.jsonl:2: field \"path\": \"\" is not a cgroup path (\"/\" or "
+	  "\"/a/b\")" },
+	{ "memcg line, NUL in the path", HDR2
+	  "{\"v\":2,\"type\":\"memcg\",\"memcg_id\":5,\"path\":\"/a\\u0000\"}\n",
+	  "t.jsonl:2: field \"path\": NUL byte in string" },
+	{ "memcg line, raw byte >= 0x80", HDR2
+	  "{\"v\":2,\"type\":\"memcg\",\"memcg_id\":5,\"path\":\"/\xe9\"}\n",
+	  "t.jsonl:2: byte 0xe9 in string at column 45: not ASCII" },
 };
 
 /* Runs text through a reader; the last result and the error. */
@@ -551,6 +782,45 @@ static void test_reader_happy(void)
 	       "reader: header, events, lost, summary with spaces and CRLF");
 }
 
+/* A version 2 file: every record says so, and so does the reader. */
+static void test_reader_v2(void)
+{
+	static const char text[] = HDR2
+		"{\"v\":2,\"type\":\"memcg\",\"memcg_id\":4100,\"path\":\"/job/a\"}\n"
+		EVH2("1") "\"type\":\"oom_request\",\"request_pid\":1,\"nid\":0,"
+		"\"order\":0,\"gfp_flags\":0,\"reason\":0,\"waited_ms\":0,"
+		"\"memcg_id\":4100,\"request_comm\":\"c\"}\n"
+		"{\"v\":2,\"type\":\"lost\",\"cpu\":-1,\"count\":0}\n"
+		"{\"v\":2,\"type\":\"summary\"}\n";
+	static const enum ow_record_kind kinds[] = {
+		OW_REC_HEADER, OW_REC_MEMCG, OW_REC_EVENT, OW_REC_LOST,
+		OW_REC_SUMMARY,
+	};
+	struct ow_reader r;
+	struct ow_record rec;
+	size_t n = 0;
+	bool ok = true;
+	FILE *f = fmemopen((void *)text, sizeof(text) - 1, "r");
+	int ret;
+
+	ow_reader_init(&r, f, "t.jsonl");
+	while ((ret = ow_reader_next(&r, &rec)) == 1) {
+		ok &= n < ARRAY_SIZE(kinds) && rec.kind == kinds[n] &&
+		      rec.version == 2;
+		if (rec.kind == OW_REC_MEMCG)
+			ok &= rec.memcg.id == 4100 &&
+			      !strcmp(rec.memcg.path, "/job/a");
+		if (rec.kind == OW_REC_EVENT)
+			ok &= rec.event.request.memcg_id == 4100;
+		n++;
+	}
+	fclose(f);
+	if (!ok || ret)
+		tap_diag("%d: %s", ret, ow_reader_error(&r));
+	tap_ok(ok && !ret && n == ARRAY_SIZE(kinds) && r.version == 2,
+	       "reader: a version 2 file, memcg line and request memcg_id");
+}
+
 /*
  * Mutations of valid lines: flips, cuts, splices, inserted JSON noise.
  * Each either decodes, and then re-encodes to a line that decodes to the
@@ -571,7 +841,8 @@ static void test_mutations(void)
 		int len;
 
 		random_event(&ev, 1 + rnd() % (OW_NR_TYPES - 1));
-		len = ow_json_format_event(line, sizeof(line), &ev) - 1;
+		len = ow_json_format_event(line, sizeof(line),
+					   1 + rnd() % V, &ev) - 1;
 		for (int m = 1 + rnd() % 4; m > 0 && len > 0; m--) {
 			size_t at = rnd() % len;
 			const char *s = noise[rnd() % ARRAY_SIZE(noise)];
@@ -605,7 +876,8 @@ static void test_mutations(void)
 		decoded++;
 		if (rec.kind != OW_REC_EVENT)
 			continue;
-		len = ow_json_format_event(buf, sizeof(buf), &rec.event);
+		len = ow_json_format_event(buf, sizeof(buf), rec.version,
+					   &rec.event);
 		if (len <= 0 ||
 		    ow_json_decode_line(buf, len - 1, &again, why, sizeof(why)) ||
 		    !ow_event_equal(&rec.event, &again.event))
@@ -621,12 +893,15 @@ int main(void)
 	test_round_trip_types();
 	test_round_trip_comm();
 	test_encoder_rejects();
+	test_round_trip_v1();
+	test_memcg_line();
 	test_header();
 	test_header_null();
 	test_lost_and_summary();
 	test_bad_inputs();
 	test_bad_inputs_raw();
 	test_reader_happy();
+	test_reader_v2();
 	test_mutations();
 	return tap_done();
 }
