@@ -88,6 +88,8 @@ enum oomwatch_verdict_reason {
 	OW_STOCK_NOFAIL = 12,		/* fallback: __GFP_NOFAIL */
 	OW_STOCK_NOFS = 13,		/* fallback: no __GFP_FS (NOFS, NOIO) */
 	OW_STOCK_DISABLED = 14,		/* fallback: vm.oom_arbiter set to 0 */
+	OW_STOCK_FREEZING = 15,		/* fallback: the freezer wants the task
+					 * (suspend, hibernation) */
 };
 
 /* Which out_of_memory() the victim came from (seen at its entry). */

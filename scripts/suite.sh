@@ -16,7 +16,9 @@
 # Environment: REPEAT (runs per cell; matrix default 1, bench default 5),
 # SEED, MODES (a subset, space-separated), OUT (results directory),
 # ONLY (a subset of the workloads, e.g. "transient overhead"; the other
-# workloads' lines are kept from the last runs file).
+# workloads' lines are kept from the last runs file).  The tracing
+# overhead is measured on update ("overhead") and on transient
+# ("overhead-transient").
 #
 # token2004 (the swap token's kill of 2004) has a row of its own under
 # the modes that tell its remedies apart: stock, token-never (the 2004
@@ -94,9 +96,11 @@ plan_bench() {
 		case $m in stock) k=$stock ;; *) k=$patched ;; esac
 		step "$k" $m swap token2004
 	done
-	# (4) tracing overhead: the update workload in mode all, every other
-	# run without oomwatch.
+	# (4) tracing overhead: the update and transient workloads in mode
+	# all, every other run without oomwatch.
 	wanted overhead && steps+=("$patched all swap update ow=alt,name=overhead")
+	wanted overhead-transient &&
+		steps+=("$patched all slowswap transient ow=alt,name=overhead-transient")
 }
 
 wanted() {	# wanted WORKLOAD: in ONLY, or ONLY unset
@@ -172,8 +176,8 @@ else
 	# Ratios to stock; the overhead runs' are to the same mode without
 	# oomwatch.
 	metrics=kills,spurious,wall_ms,alloc_ms,set_to_kill_ms,probe_max_ms,probe_p99_ms,swap_io_mb
-	grep -v 'scenario=overhead ' "$runs_file" >"$out/.workloads.txt"
-	grep 'scenario=overhead ' "$runs_file" >"$out/.overhead.txt"
+	grep -v 'scenario=overhead[- ]' "$runs_file" >"$out/.workloads.txt"
+	grep 'scenario=overhead[- ]' "$runs_file" >"$out/.overhead.txt"
 	{
 		$B/ow-report bench --out-dir "$out" --baseline stock --title "$title" \
 			--commit "$commit" --date "$date" \
@@ -181,7 +185,7 @@ else
 			--metrics "$metrics" "$out/.workloads.txt" &&
 		if [ -s "$out/.overhead.txt" ]; then
 			$B/ow-report bench --out-dir "$out" --baseline all \
-				--order all,all+oomwatch --metrics "$metrics,events" \
+				--order all,all+oomwatch --metrics "$metrics,events,ow_rss_kb,ow_lck_kb" \
 				"$out/.overhead.txt"
 		fi
 	} >"$out/bench.md"

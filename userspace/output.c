@@ -109,7 +109,7 @@ static unsigned long long ms_between(unsigned long long from,
 /* A fallback because of the request's own context, not past the bound. */
 static bool ow_stock_reason(unsigned int r)
 {
-	return r >= OW_STOCK_DYING && r <= OW_STOCK_DISABLED;
+	return r >= OW_STOCK_DYING && r <= OW_STOCK_FREEZING;
 }
 
 /* The arbiter's rule, condition by condition (oom_defer's reason). */
@@ -156,6 +156,8 @@ static const char *veto_text(unsigned int r)
 		return "no __GFP_FS (NOFS/NOIO): stock semantics, no wait";
 	case OW_STOCK_DISABLED:
 		return "the arbiter was switched off";
+	case OW_STOCK_FREEZING:
+		return "the system is freezing (suspend): stock semantics, no wait";
 	default:
 		return rule_text(r);
 	}

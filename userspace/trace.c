@@ -88,6 +88,7 @@ static const char *const verdict_names[] = {
 	[OW_STOCK_NOFAIL]		= "nofail",
 	[OW_STOCK_NOFS]			= "nofs",
 	[OW_STOCK_DISABLED]		= "disabled",
+	[OW_STOCK_FREEZING]		= "freezing",
 };
 
 #define NAME_OF(tab, v)	((v) < ARRAY_SIZE(tab) && (tab)[v] ? (tab)[v] : \

@@ -102,6 +102,8 @@ static void test_names(void)
 	      !ow_event_type_from_name(NULL);
 	ok &= !strcmp(ow_verdict_reason_name(OW_RULE_TOO_SOON), "too_soon") &&
 	      !strcmp(ow_verdict_reason_name(OW_VETO_RECOVERED), "recovered") &&
+	      !strcmp(ow_verdict_reason_name(OW_STOCK_FREEZING), "freezing") &&
+	      !strcmp(ow_verdict_reason_name(OW_STOCK_FREEZING + 1), "invalid") &&
 	      !strcmp(ow_clear_reason_name(OW_CLEAR_TIMEOUT), "timeout") &&
 	      !strcmp(ow_token_reason_name(OW_TOKEN_DISABLED), "disabled") &&
 	      !strcmp(ow_constraint_name(OW_CONSTRAINT_SYSRQ), "sysrq") &&
