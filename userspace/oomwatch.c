@@ -355,8 +355,13 @@ static int trace(struct live *l)
 		if (end && now >= end)
 			break;
 		err = ring_buffer__poll(l->rb, POLL_MS);
+		/*
+		 * Not only our SIGINT/SIGTERM (which set exiting): the
+		 * freezer (suspend), SIGSTOP/SIGCONT and the like interrupt
+		 * the wait as well, and tracing must go on after them.
+		 */
 		if (err == -EINTR)
-			break;
+			continue;
 		if (err < 0) {
 			fprintf(stderr, "oomwatch: ring buffer poll: %s\n",
 				strerror(-err));

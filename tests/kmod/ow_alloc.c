@@ -32,7 +32,8 @@
  *    log says what pm_suspend() returned (-EBUSY: a task refused to
  *    freeze) and how long after the freeze began the allocation
  *    returned.  The write does not wait for the suspend: the writer has
- *    to get back to user space to be frozen.
+ *    to get back to user space to be frozen.  An allocation that returns
+ *    before MS cancels it.
  *
  * The write returns the byte count when the test allocation succeeded
  * and -ENOMEM when it failed; the kernel log says how long it took and
@@ -138,11 +139,19 @@ static ktime_t freeze_began;
 static void ow_alloc_suspend(struct work_struct *work)
 {
 	ktime_t t0 = ktime_get();
+	unsigned int noreclaim;
 	int ret;
 
 	WRITE_ONCE(freeze_began, t0);
+	/*
+	 * The suspend is the harness, not the test: its own allocations
+	 * (sync, PM notifiers) must not queue up behind the drained node as
+	 * requests of their own, so it may use the reserves the drain left.
+	 */
+	noreclaim = memalloc_noreclaim_save();
 	ret = IS_ENABLED(CONFIG_SUSPEND) ? pm_suspend(PM_SUSPEND_TO_IDLE) :
 					   -EOPNOTSUPP;
+	memalloc_noreclaim_restore(noreclaim);
 	pr_info("freeze: pm_suspend returned %d after %lld ms\n", ret,
 		ktime_ms_delta(ktime_get(), t0));
 }
