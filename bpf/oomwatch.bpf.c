@@ -29,12 +29,16 @@ struct {
 	__type(value, __u64);
 } counters SEC(".maps");
 
-/* Which out_of_memory() a thread is inside: set at entry, used by the kill. */
+/*
+ * Which out_of_memory() a thread is inside (its struct oom_control): set
+ * at entry, read by the kill, which out_of_memory() makes after it has
+ * worked out the constraint.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1024);
 	__type(key, __u32);
-	__type(value, __u32);
+	__type(value, __u64);
 } oom_context SEC(".maps");
 
 /* Victims whose exit we want to see (tgid -> 1). */
@@ -106,16 +110,31 @@ SEC("kprobe/out_of_memory")
 int BPF_KPROBE(out_of_memory_entry, struct oom_control *oc)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	__u32 ctx_kind = OW_CONSTRAINT_GLOBAL;
+	__u64 ptr = (__u64)oc;
+
+	bpf_map_update_elem(&oom_context, &tid, &ptr, BPF_ANY);
+	return 0;
+}
+
+/*
+ * The OOM killer's own verdict, oc->constraint (constrained_alloc()), is
+ * what tells a cpuset's OOM from a global one: a cpuset confines the
+ * allocation zone by zone and leaves oc->nodemask NULL.
+ */
+static __always_inline __u32 constraint_of(struct oom_control *oc)
+{
+	int c;
 
 	if (BPF_CORE_READ(oc, memcg))
-		ctx_kind = OW_CONSTRAINT_MEMCG;
-	else if (BPF_CORE_READ(oc, order) == -1)
-		ctx_kind = OW_CONSTRAINT_SYSRQ;
-	else if (BPF_CORE_READ(oc, nodemask))
-		ctx_kind = OW_CONSTRAINT_NODEMASK;
-	bpf_map_update_elem(&oom_context, &tid, &ctx_kind, BPF_ANY);
-	return 0;
+		return OW_CONSTRAINT_MEMCG;
+	if (BPF_CORE_READ(oc, order) == -1)
+		return OW_CONSTRAINT_SYSRQ;
+	c = BPF_CORE_READ(oc, constraint);
+	if (c == bpf_core_enum_value(enum oom_constraint, CONSTRAINT_CPUSET) ||
+	    c == bpf_core_enum_value(enum oom_constraint,
+				     CONSTRAINT_MEMORY_POLICY))
+		return OW_CONSTRAINT_NODEMASK;
+	return OW_CONSTRAINT_GLOBAL;
 }
 
 SEC("kretprobe/out_of_memory")
@@ -133,14 +152,16 @@ int BPF_PROG(mark_victim, struct task_struct *task, uid_t uid)
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct oomwatch_event *e;
 	struct mm_struct *mm;
-	__u32 *kind, tgid, one = 1;
+	__u32 tgid, one = 1;
+	__u64 *oc;
 
 	tgid = BPF_CORE_READ(task, tgid);
 	e = reserve(OW_MARK_VICTIM);
 	if (!e)
 		return 0;
-	kind = bpf_map_lookup_elem(&oom_context, &tid);
-	e->victim.constraint = kind ? *kind : OW_CONSTRAINT_UNKNOWN;
+	oc = bpf_map_lookup_elem(&oom_context, &tid);
+	e->victim.constraint = oc ? constraint_of((struct oom_control *)*oc) :
+				    OW_CONSTRAINT_UNKNOWN;
 	e->victim.pid = BPF_CORE_READ(task, pid);
 	e->victim.uid = uid;
 	e->victim.oom_score_adj = BPF_CORE_READ(task, signal, oom_score_adj);

@@ -125,8 +125,9 @@ if echo +cpuset >$cg/cgroup.subtree_control 2>/dev/null &&
 	echo "# result: scenario=numa arbiter=$arbiter case=cpuset hog_rc=$hog_rc victims=[$victims] requests_node1=$req1 requests_node0=$req0 grants_or_fallbacks_node1=$resolved1 constraint=$constraint"
 	dmesg | grep "oom-kill:constraint=" | tail -n 1 | sed "s/^/# /"
 	[ "$hog_rc" -eq 137 ] && [ "$victims" = "$hog " ] && [ "$by_alive" -eq 0 ] &&
-		dmesg | grep "oom-kill:constraint=CONSTRAINT_CPUSET" | grep -q "pid=$hog,"
-	ok $? "cpuset: the confined hog ($hog) was killed as CONSTRAINT_CPUSET, only it (victims: $victims), bystander alive"
+		dmesg | grep "oom-kill:constraint=CONSTRAINT_CPUSET" | grep -q "pid=$hog," &&
+		[ "$constraint" = nodemask ]
+	ok $? "cpuset: the confined hog ($hog) was killed as CONSTRAINT_CPUSET (oomwatch: ${constraint:-none}, want nodemask), only it (victims: $victims), bystander alive"
 	if [ "$arbiter" = 1 ]; then
 		[ "$req1" -ge 1 ] && [ "$req0" -eq 0 ] && [ "$resolved1" -ge 1 ]
 		ok $? "cpuset: requests on node 1 only ($req1, node 0: $req0), resolved there by grant or fallback ($resolved1)"
