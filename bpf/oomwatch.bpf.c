@@ -17,9 +17,11 @@
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
+#define RB_SIZE		(1 << 20)	/* about 5000 records */
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 1 << 20);
+	__uint(max_entries, RB_SIZE);
 } events SEC(".maps");
 
 struct {
@@ -83,9 +85,31 @@ static __always_inline struct oomwatch_event *reserve(__u32 type)
 	return e;
 }
 
+/*
+ * Wake oomwatch only for what a reader wants to see at once (a kill, a
+ * grant, a request's fallback), or when the ring is a quarter full: a
+ * wakeup per record is a context switch in the traced system per record,
+ * hundreds a second in a reclaim storm.  Everything else is collected at
+ * oomwatch's next poll, at most POLL_MS (100 ms) later.  Forced, not
+ * adaptive: with records left unconsumed on purpose the consumer is
+ * always behind, and an adaptive wakeup would never come.
+ */
+#define RB_WAKE_BYTES	(RB_SIZE / 4)
+
+static __always_inline bool wake_now(__u32 type)
+{
+	return type == OW_MARK_VICTIM || type == OW_OOM_GRANT ||
+	       type == OW_OOM_FALLBACK;
+}
+
 static __always_inline void submit(struct oomwatch_event *e)
 {
-	bpf_ringbuf_submit(e, 0);
+	__u64 flags = BPF_RB_NO_WAKEUP;
+
+	if (wake_now(e->type) ||
+	    bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= RB_WAKE_BYTES)
+		flags = BPF_RB_FORCE_WAKEUP;
+	bpf_ringbuf_submit(e, flags);
 	count(OW_CNT_EMITTED);
 }
 

@@ -12,6 +12,7 @@
 #endif
 #include <errno.h>
 #include <limits.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -286,6 +287,12 @@ static int load(struct live *l, const bool *disabled)
  */
 static void lock_memory(void)
 {
+	/*
+	 * Loading parsed the kernel's BTF (megabytes) on the heap and freed
+	 * it; give those pages back first, or they would stay resident and
+	 * locked for the whole run, out of a guest that is short of memory.
+	 */
+	malloc_trim(0);
 	if (mlockall(MCL_CURRENT | MCL_FUTURE) && verbose)
 		fprintf(stderr, "oomwatch: mlockall: %s (running unlocked)\n",
 			strerror(errno));
@@ -354,7 +361,13 @@ static int trace(struct live *l)
 
 		if (end && now >= end)
 			break;
+		/*
+		 * Most records do not wake us (oomwatch.bpf.c, submit()):
+		 * what a poll that timed out left is taken here.
+		 */
 		err = ring_buffer__poll(l->rb, POLL_MS);
+		if (err >= 0)
+			err = ring_buffer__consume(l->rb);
 		/*
 		 * Not only our SIGINT/SIGTERM (which set exiting): the
 		 * freezer (suspend), SIGSTOP/SIGCONT and the like interrupt
