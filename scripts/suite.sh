@@ -178,11 +178,14 @@ else
 	metrics=kills,spurious,wall_ms,alloc_ms,set_to_kill_ms,probe_max_ms,probe_p99_ms,swap_io_mb
 	grep -v 'scenario=overhead[- ]' "$runs_file" >"$out/.workloads.txt"
 	grep 'scenario=overhead[- ]' "$runs_file" >"$out/.overhead.txt"
+	# Either part may be missing (ONLY=overhead into a new OUT).
 	{
-		$B/ow-report bench --out-dir "$out" --baseline stock --title "$title" \
-			--commit "$commit" --date "$date" \
-			--order stock,mglru,earlyoom,token-never,token,token-aging,arbiter-never,arbiter,all \
-			--metrics "$metrics" "$out/.workloads.txt" &&
+		if [ -s "$out/.workloads.txt" ]; then
+			$B/ow-report bench --out-dir "$out" --baseline stock --title "$title" \
+				--commit "$commit" --date "$date" \
+				--order stock,mglru,earlyoom,token-never,token,token-aging,arbiter-never,arbiter,all \
+				--metrics "$metrics" "$out/.workloads.txt"
+		fi &&
 		if [ -s "$out/.overhead.txt" ]; then
 			$B/ow-report bench --out-dir "$out" --baseline all \
 				--order all,all+oomwatch --metrics "$metrics,events,ow_rss_kb,ow_lck_kb" \
