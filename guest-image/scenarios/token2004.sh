@@ -14,9 +14,9 @@
 #    oomwatch is locked in memory, nothing samples);
 #  - then a locked allocator grows to 80% of MemAvailable.
 # Every kill is spurious: swap stays mostly free.  A run in which another
-# process took the token before the allocator started is not this story
-# (the shell's own children can, faulting busybox back from swap): it is
-# said and repeated, at most twice.
+# process held the token at any time between the allocator's start and
+# the kill (or its end) is not this story (this shell can, faulting its
+# own pages back from swap): it is said and repeated, at most twice.
 #
 # OW_ARGS: mode=never|fix|aging|arbiter|off runs=N
 #   never    token on, bypass never (-1): the 2004 configuration
