@@ -361,13 +361,7 @@ static int trace(struct live *l)
 
 		if (end && now >= end)
 			break;
-		/*
-		 * Most records do not wake us (oomwatch.bpf.c, submit()):
-		 * what a poll that timed out left is taken here.
-		 */
 		err = ring_buffer__poll(l->rb, POLL_MS);
-		if (err >= 0)
-			err = ring_buffer__consume(l->rb);
 		/*
 		 * Not only our SIGINT/SIGTERM (which set exiting): the
 		 * freezer (suspend), SIGSTOP/SIGCONT and the like interrupt
