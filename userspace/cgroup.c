@@ -156,6 +156,20 @@ static bool owns_memcg(const char *dir)
 	return found;
 }
 
+/* "-c ID": a decimal memcg id, the set of that one id. */
+static int set_of_id(struct ow_cgroup_set *set, const char *arg, char *why,
+		     size_t size)
+{
+	errno = 0;
+	set->ids[0] = strtoull(arg, NULL, 10);
+	set->nr = 1;
+	if (errno || !set->ids[0]) {
+		snprintf(why, size, "--cgroup %s: not a memcg id", arg);
+		return -1;
+	}
+	return 0;
+}
+
 int ow_cgroup_resolve(struct ow_cgroup_set *set, const char *arg,
 		      bool require_cgroup2, char *why, size_t size,
 		      char *note, size_t note_size)
@@ -165,16 +179,8 @@ int ow_cgroup_resolve(struct ow_cgroup_set *set, const char *arg,
 
 	memset(set, 0, sizeof(*set));
 	note[0] = '\0';
-	if (all_digits(arg) && stat(arg, &st)) {
-		errno = 0;
-		set->ids[0] = strtoull(arg, NULL, 10);
-		set->nr = 1;
-		if (errno || !set->ids[0]) {
-			snprintf(why, size, "--cgroup %s: not a memcg id", arg);
-			return -1;
-		}
-		return 0;
-	}
+	if (all_digits(arg) && stat(arg, &st))
+		return set_of_id(set, arg, why, size);
 	len = strlen(arg);
 	while (len > 1 && arg[len - 1] == '/')
 		len--;		/* "/sys/fs/cgroup/job/" is job */
@@ -448,16 +454,8 @@ int ow_cgroup_resolve_recorded(struct ow_cgroup_set *set, const char *arg,
 
 	memset(set, 0, sizeof(*set));
 	set->recorded = true;
-	if (all_digits(arg)) {
-		errno = 0;
-		set->ids[0] = strtoull(arg, NULL, 10);
-		set->nr = 1;
-		if (errno || !set->ids[0]) {
-			snprintf(why, size, "--cgroup %s: not a memcg id", arg);
-			return -1;
-		}
-		return 0;
-	}
+	if (all_digits(arg))
+		return set_of_id(set, arg, why, size);
 	while (len > 1 && arg[len - 1] == '/')
 		len--;		/* "/job/" is /job */
 	if (len >= sizeof(set->path) || !ow_memcg_path_valid(arg, len)) {
