@@ -15,6 +15,10 @@
 #    a dying task the reserves, and exits at once;
 #  - a request waiting when the system freezes (suspend) stops waiting
 #    and lets itself be frozen: the freeze succeeds;
+#  - an order-2 allocation in a zone with free pages at order 0 only
+#    resolves (through out_of_memory(), as stock) within the fallback
+#    bound plus 1 s: free order-0 pages must not send it back to retry
+#    for ever;
 #  - a memcg over its memory.max is killed by the memcg OOM killer at once,
 #    never through the arbiter;
 #  - sysrq-f kills at once, never through the arbiter.
@@ -26,7 +30,7 @@ parse_args
 arbiter=${ARG_arbiter:-1}
 timeout=${ARG_timeout:-5000}
 fallback=${ARG_fallback:-15000}
-ktap_plan 25
+ktap_plan 27
 
 arbiter_set "$arbiter" "$timeout" "$fallback"
 ok $? "knobs: vm.oom_arbiter=$arbiter timeout ${timeout} ms fallback ${fallback} ms"
@@ -51,6 +55,8 @@ alloc_case() {
 	CASE_OOM=$(echo "$CASE_LOG" | sed -n 's/.*, \([0-9]*\) given to the OOM killer.*/\1/p')
 	# ... of which in an out_of_memory() this task ran itself.
 	CASE_OOM_SELF=$(echo "$CASE_LOG" | sed -n 's/.*, \([0-9]*\) in this task.s own OOM.*/\1/p')
+	# ... and those the module's release_after=MS deadline gave back.
+	CASE_DEADLINE=$(echo "$CASE_LOG" | sed -n 's/.*, \([0-9]*\) released by the deadline.*/\1/p')
 	echo "# result: scenario=semantics arbiter=$arbiter case=$1 allocated=$([ $CASE_RC -eq 0 ] && echo yes || echo no) ms=$CASE_MS"
 }
 
@@ -188,6 +194,26 @@ for c in "gfp_nofs:0 drain,gfp_nofs" "nofs_scope:0 drain,nofs_scope"; do
 		[ "${CASE_OOM:-0}" -gt 0 ]
 	ok $? "$label: no wait on the arbiter ($reqs request(s), fallback reason:waited_ms '${fb% }', want '${want% }'), out_of_memory() ran (${CASE_OOM:-0} ballast pages), allocated in $CASE_MS ms"
 done
+
+# Fragmented: an order-2 allocation (not costly, so stock OOM-kills for
+# it) in a zone whose free memory is all order-0 pages, each with its
+# buddy held by the module's unmovable ballast: reclaim frees order-0
+# pages, compaction cannot merge around the ballast.  kswapd sees the
+# zone above its min watermark; the request must not be sent back to
+# retry on pages it cannot use, each retry a new wait with a new clock,
+# for ever (what #13 item 1 found): it resolves, as stock does, through
+# out_of_memory(), within the fallback bound (3 s here) plus 1 s.  The
+# module gives the ballast back after 20 s whatever happens, so a
+# failure ends ("released by the deadline").
+frag_fallback=3000
+[ "$arbiter" = 1 ] && arbiter_set 1 "$timeout" $frag_fallback
+alloc_case fragmented "2 frag,release_after=20000"
+echo "# $(dmesg | grep "ow_alloc: pid $CASE_PID: fragmented" | tail -n 1)"
+[ "$arbiter" = 1 ] && arbiter_set 1 "$timeout" "$fallback"
+[ "$CASE_RC" -eq 0 ] && [ "${CASE_OOM:-0}" -gt 0 ] && [ "${CASE_DEADLINE:-1}" -eq 0 ]
+ok $? "fragmented order 2: resolved by out_of_memory() (${CASE_OOM:-0} ballast pages), not by the test's deadline (${CASE_DEADLINE:-?} pages), allocation $([ $CASE_RC -eq 0 ] && echo succeeded || echo failed)"
+[ "$CASE_MS" -le $((frag_fallback + 1000)) ]
+ok $? "fragmented order 2: resolved in $CASE_MS ms (want <= $((frag_fallback + 1000)))"
 
 # memcg OOM: the memcg OOM killer, never the arbiter.
 cg=/sys/fs/cgroup

@@ -7,13 +7,17 @@
  *
  * Writing "ORDER FLAGS" to /proc/ow_alloc, FLAGS a comma-separated list
  * of kernel, nofail, retry_mayfail, thisnode, gfp_nofs, nofs_scope,
- * drain, kill_after=MS and freeze_after=MS:
+ * drain, frag, kill_after=MS, freeze_after=MS and release_after=MS:
  *
  *  - with "drain", first takes every free page an atomic allocation may
  *    have (below the min watermark, short of the emergency reserves) and
  *    holds it as ballast, so that the node is exhausted for the test
  *    allocation although no task owns the memory: only an OOM can get
  *    past that, reclaim finding a few pages does not;
+ *  - "frag" drains, then gives back one ballast page in eight, those
+ *    whose pfn is a multiple of 8: plenty of free memory at order 0,
+ *    none at order 1 or above, since every free page's buddy is held.
+ *    The ballast is unmovable, so compaction cannot merge around it;
  *  - then allocates 2^ORDER pages with GFP_KERNEL plus the flags (GFP_NOFS
  *    instead with "gfp_nofs"; inside a memalloc_nofs_save() scope with
  *    "nofs_scope"), in the writing task's context, and frees them at once;
@@ -34,6 +38,10 @@
  *    returned.  The write does not wait for the suspend: the writer has
  *    to get back to user space to be frozen.  An allocation that returns
  *    before MS cancels it.
+ *  - with "release_after=MS", a work item gives the ballast back MS ms
+ *    after the test allocation began, if nothing else did: a deadline
+ *    for a test whose allocation might never resolve (the log says
+ *    so, "released by the deadline"), so that a failing test ends.
  *
  * The write returns the byte count when the test allocation succeeded
  * and -ENOMEM when it failed; the kernel log says how long it took and
@@ -65,6 +73,7 @@ static LIST_HEAD(ballast);
 static unsigned long ballast_pages;
 static unsigned long ballast_freed_by_oom;
 static unsigned long ballast_freed_by_tester;	/* in the tester's own OOM */
+static unsigned long ballast_freed_by_deadline;	/* release_after=MS */
 static struct task_struct *tester;		/* the task of the write */
 
 static void ballast_fill(void)
@@ -81,6 +90,33 @@ static void ballast_fill(void)
 		spin_unlock(&ballast_lock);
 		cond_resched();
 	}
+}
+
+/*
+ * Give back the ballast pages whose pfn is a multiple of 8, the rest
+ * stays: the freed pages cannot merge with a buddy (it is held), so the
+ * zone has free pages at order 0 only.  Returns how many were freed.
+ */
+static unsigned long ballast_fragment(void)
+{
+	struct page *page, *next;
+	unsigned long n = 0;
+	LIST_HEAD(list);
+
+	spin_lock(&ballast_lock);
+	list_for_each_entry_safe(page, next, &ballast, lru) {
+		if (page_to_pfn(page) & 7)
+			continue;
+		list_move(&page->lru, &list);
+		ballast_pages--;
+		n++;
+	}
+	spin_unlock(&ballast_lock);
+	list_for_each_entry_safe(page, next, &list, lru) {
+		list_del(&page->lru);
+		__free_page(page);
+	}
+	return n;
 }
 
 /* Give the ballast back; returns how many pages that was. */
@@ -126,10 +162,30 @@ struct ow_alloc_req {
 	unsigned int order;
 	gfp_t gfp;
 	bool drain;
+	bool frag;			/* drain, then give back 1 page in 8 */
 	bool nofs_scope;
 	unsigned int kill_after_ms;	/* 0: no SIGKILL */
 	unsigned int freeze_after_ms;	/* 0: no suspend */
+	unsigned int release_after_ms;	/* 0: no deadline */
 };
+
+/* The deadline of "release_after=MS": a timer queues it. */
+static void ow_alloc_deadline(struct work_struct *work)
+{
+	unsigned long n = ballast_release();
+
+	if (n) {
+		ballast_freed_by_deadline += n;
+		pr_info("deadline: %lu ballast pages released by the deadline\n",
+			n);
+	}
+}
+static DECLARE_WORK(ow_alloc_deadline_work, ow_alloc_deadline);
+
+static void ow_alloc_release(struct timer_list *t)
+{
+	queue_work(system_unbound_wq, &ow_alloc_deadline_work);
+}
 
 /*
  * The suspend of "freeze_after=MS": a timer queues it, a work item runs
@@ -183,9 +239,11 @@ static int parse_flags(char *flags, struct ow_alloc_req *req)
 
 	req->gfp = GFP_KERNEL;
 	req->drain = false;
+	req->frag = false;
 	req->nofs_scope = false;
 	req->kill_after_ms = 0;
 	req->freeze_after_ms = 0;
+	req->release_after_ms = 0;
 	while ((tok = strsep(&flags, ",")) != NULL) {
 		if (!*tok || !strcmp(tok, "kernel"))
 			continue;
@@ -201,6 +259,14 @@ static int parse_flags(char *flags, struct ow_alloc_req *req)
 			req->nofs_scope = true;
 		else if (!strcmp(tok, "drain"))
 			req->drain = true;
+		else if (!strcmp(tok, "frag"))
+			req->drain = req->frag = true;
+		else if (str_has_prefix(tok, "release_after=")) {
+			if (kstrtouint(tok + strlen("release_after="), 10,
+				       &req->release_after_ms) ||
+			    !req->release_after_ms)
+				return -EINVAL;
+		}
 		else if (str_has_prefix(tok, "kill_after=")) {
 			if (kstrtouint(tok + strlen("kill_after="), 10,
 				       &req->kill_after_ms) ||
@@ -256,21 +322,29 @@ static void ow_alloc_report_kill(struct ow_alloc_killer *k, ktime_t done)
 
 static int run_request(const struct ow_alloc_req *req)
 {
-	unsigned long t0, held = 0, by_oom, by_tester;
+	unsigned long t0, held = 0, given = 0, by_oom, by_tester, by_deadline;
 	struct ow_alloc_killer killer = { .task = current };
-	struct timer_list freezer;
+	struct timer_list freezer, deadline;
 	unsigned int nofs = 0;
 	struct page *page;
 	ktime_t done;
 
 	ballast_freed_by_oom = 0;
 	ballast_freed_by_tester = 0;
+	ballast_freed_by_deadline = 0;
 	WRITE_ONCE(tester, current);
 	if (req->drain) {
 		ballast_fill();
+		if (req->frag)
+			given = ballast_fragment();
 		held = ballast_pages;
 	}
 	t0 = jiffies;
+	if (req->release_after_ms) {
+		timer_setup_on_stack(&deadline, ow_alloc_release, 0);
+		mod_timer(&deadline,
+			  jiffies + msecs_to_jiffies(req->release_after_ms));
+	}
 	if (req->kill_after_ms) {
 		timer_setup_on_stack(&killer.timer, ow_alloc_kill, 0);
 		mod_timer(&killer.timer,
@@ -290,14 +364,24 @@ static int run_request(const struct ow_alloc_req *req)
 		memalloc_nofs_restore(nofs);
 	if (page)
 		__free_pages(page, req->order);
+	if (req->release_after_ms) {
+		del_timer_sync(&deadline);
+		destroy_timer_on_stack(&deadline);
+		flush_work(&ow_alloc_deadline_work);
+	}
 	by_oom = ballast_freed_by_oom;
 	by_tester = ballast_freed_by_tester;
+	by_deadline = ballast_freed_by_deadline;
 	ballast_release();
 	WRITE_ONCE(tester, NULL);
-	pr_info("pid %d order %u gfp %#x: %s after %u ms (ballast %lu pages, %lu given to the OOM killer, %lu in this task's own OOM)\n",
+	if (req->frag)
+		pr_info("pid %d: fragmented: %lu free order-0 pages given back\n",
+			current->pid, given);
+	pr_info("pid %d order %u gfp %#x: %s after %u ms (ballast %lu pages, %lu given to the OOM killer, %lu in this task's own OOM, %lu released by the deadline)\n",
 		current->pid, req->order, req->gfp,
 		page ? "allocated" : "failed",
-		jiffies_to_msecs(jiffies - t0), held, by_oom, by_tester);
+		jiffies_to_msecs(jiffies - t0), held, by_oom, by_tester,
+		by_deadline);
 	if (req->kill_after_ms) {
 		ow_alloc_report_kill(&killer, done);
 		destroy_timer_on_stack(&killer.timer);
@@ -359,6 +443,7 @@ static void __exit ow_alloc_exit(void)
 {
 	proc_remove(ow_alloc_entry);
 	flush_work(&ow_alloc_suspend_work);
+	flush_work(&ow_alloc_deadline_work);
 	unregister_oom_notifier(&ow_alloc_oom_nb);
 	ballast_release();
 }
