@@ -93,14 +93,15 @@ struct ccase {
 	const char *says;		/* in the first violation's message */
 };
 
-/*         arbiter timeout fallback token bypass_prio */
-static const struct ow_config ARB = { 1, 5000, 10000, 0, 2 };
-static const struct ow_config ARB_TOKEN = { 1, 5000, 10000, 1, 2 };
-static const struct ow_config STOCK = { 0, 5000, 10000, 0, 2 };
-static const struct ow_config TOKEN_NEVER = { 0, 5000, 10000, 1, -1 };
+/*      arbiter timeout fallback token bypass_prio thrash thrash_timeout */
+static const struct ow_config ARB = { 1, 5000, 10000, 0, 2, 0, 10000 };
+static const struct ow_config ARB_TOKEN = { 1, 5000, 10000, 1, 2, 0, 10000 };
+static const struct ow_config STOCK = { 0, 5000, 10000, 0, 2, 0, 10000 };
+static const struct ow_config TOKEN_NEVER = { 0, 5000, 10000, 1, -1, 0, 10000 };
 static const struct ow_config UNKNOWN = {
 	OW_CONFIG_UNKNOWN, OW_CONFIG_UNKNOWN, OW_CONFIG_UNKNOWN,
-	OW_CONFIG_UNKNOWN, OW_CONFIG_UNKNOWN,
+	OW_CONFIG_UNKNOWN, OW_CONFIG_UNKNOWN, OW_CONFIG_UNKNOWN,
+	OW_CONFIG_UNKNOWN,
 };
 
 #define I1 OW_INV_NO_KILL_WITHOUT_GRANT

@@ -16,7 +16,7 @@
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-static const struct ow_config ARB = { 1, 5000, 10000, 1, 2 };
+static const struct ow_config ARB = { 1, 5000, 10000, 1, 2, 1, 10000 };
 
 struct step {
 	struct oomwatch_event ev;
