@@ -11,7 +11,8 @@
  *                        pid it names: a grant settles every request
  *                        waiting there), an oom_veto or oom_fallback
  *                        naming the pid, its node's recovery, the
- *                        requester's kill or exit.  oom_defer is no
+ *                        requester's kill or exit, its own thrash
+ *                        take.  oom_defer is no
  *                        verdict: the task keeps waiting.  A task asking
  *                        again while it waits keeps its first request's
  *                        clock;
