@@ -728,9 +728,9 @@ static void check_thrash_clear(struct ow_checker *c,
 			  th->state_seq, OW_JIFFY_TOLERANCE_MS);
 }
 
-/* swap_free * 32 < swap_total, the kernel's test, without overflowing. */
-static bool swap_cannot_help(__u64 free, __u64 total)
+bool ow_swap_cannot_help(__u64 free, __u64 total)
 {
+	/* free * 32 < total: free < total / 32, rounded up */
 	return !total || free < total / 32 + (total % 32 != 0);
 }
 
@@ -746,7 +746,7 @@ static void check_thrash_rule(struct ow_checker *c,
 	if (th->state == OW_TH_OFF)
 		add_reason(why, sizeof(why), "the node is not thrashing: thrashing_clear seq %llu at %s, no thrashing_set since",
 			   th->state_seq, ts_text(th->state_ts).s);
-	if (!swap_cannot_help(free, total))
+	if (!ow_swap_cannot_help(free, total))
 		add_reason(why, sizeof(why), "swap can help: %llu of %llu pages free (the rule wants no swap, or less than 1/32 of it free)",
 			   (unsigned long long)free, (unsigned long long)total);
 	if (st->victim_alive)

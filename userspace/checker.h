@@ -137,6 +137,12 @@ enum ow_invariant {
 /* "no_kill_without_grant" etc.; NULL for an id out of range. */
 const char *ow_invariant_name(int inv);
 
+/*
+ * The thrash rule's swap condition: no swap, or swap_free * 32 <
+ * swap_total (less than 1/32 of it free), computed without overflow.
+ */
+bool ow_swap_cannot_help(__u64 free, __u64 total);
+
 struct ow_violation {
 	int inv;			/* enum ow_invariant */
 	const char *name;		/* ow_invariant_name(inv) */

@@ -70,9 +70,11 @@ enum {
 static const struct argp_option opts[] = {
 	{ "pid", 'p', "PID", 0,
 	  "Print only events about this process (its requests, verdicts, "
-	  "kill, token moves) and the unreclaimable transitions around them", 0 },
+	  "thrash takes, kill, token moves) and the unreclaimable and "
+	  "thrashing transitions and thrash grants around them", 0 },
 	{ "cgroup", 'c', "CGROUP", 0,
-	  "Of the kills and OOM requests, print only those of tasks in this "
+	  "Of the kills, OOM requests and thrash takes, print only those of "
+	  "tasks in this "
 	  "cgroup v2 directory or below it, with the verdicts that answer "
 	  "those requests; print every other event as is.  Filters by memory "
 	  "cgroup id: the victim's memcg as the kernel charges it, so the "

@@ -103,8 +103,8 @@ static void test_exits(void)
 	const struct err_case cases[] = {
 		{ ARGV("--help"), 0, "EXIT STATUS:\n    0  ok\n    1  set-up "
 		  "error", NULL, "--help: usage, examples, exit statuses" },
-		{ ARGV("--help"), 0, "print every other event as is.  Filters "
-		  "by memory\n                             cgroup id", NULL,
+		{ ARGV("--help"), 0, "print every other event as is.  Filters\n"
+		  "                             by memory cgroup id", NULL,
 		  "--help: -c says what it selects, by memory cgroup id" },
 		{ ARGV("-h"), 0, "USAGE: oomwatch [-j|-s]", NULL,
 		  "-h: the full help too" },
