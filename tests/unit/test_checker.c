@@ -899,6 +899,8 @@ static const struct fixture_case fixtures[] = {
 	{ "stuck_request.jsonl", 13, 0, { { I3, 1 } } },
 	{ "broken_record.jsonl", 6, 0,
 	  { { I6, 44 }, { I6, 45 }, { I6, NONE } } },
+	{ "memcg_v2.jsonl", 32, 0, { { 0, 0 } } },
+	{ "thrash_v3.jsonl", 16, 0, { { 0, 0 } } },
 };
 
 static void test_fixtures(void)
