@@ -504,3 +504,126 @@ int BPF_PROG(oom_grant, int nid, pid_t pid,
 	submit(e);
 	return 0;
 }
+
+/*
+ * The thrash rule (a later patch of the series than the arbiter): an
+ * older series or a stock kernel lacks these tracepoints, and oomwatch
+ * then leaves the programs unloaded (preflight.c: optional).
+ */
+
+static __always_inline int thrash_event(__u32 type, int nid,
+					unsigned int duration_ms,
+					unsigned long restored,
+					unsigned long reclaimed,
+					unsigned int window_ms, int reason)
+{
+	struct oomwatch_event *e = reserve(type);
+
+	if (!e)
+		return 0;
+	e->thrash.nid = nid;
+	e->thrash.duration_ms = duration_ms;
+	e->thrash.restored = restored;
+	e->thrash.reclaimed = reclaimed;
+	e->thrash.window_ms = window_ms;
+	e->thrash.reason = reason;
+	submit(e);
+	return 0;
+}
+
+SEC("tp_btf/thrashing_set")
+int BPF_PROG(thrashing_set, int nid, unsigned long restored,
+	     unsigned long reclaimed, unsigned int window_ms)
+{
+	return thrash_event(OW_THRASHING_SET, nid, 0, restored, reclaimed,
+			    window_ms, 0);
+}
+
+SEC("tp_btf/thrashing_clear")
+int BPF_PROG(thrashing_clear, int nid, unsigned int duration_ms,
+	     unsigned long restored, unsigned long reclaimed,
+	     unsigned int window_ms, int reason)
+{
+	return thrash_event(OW_THRASHING_CLEAR, nid, duration_ms, restored,
+			    reclaimed, window_ms, reason);
+}
+
+/*
+ * The thrash rule's evidence, read with CO-RE relocations against the
+ * kernel's struct oom_arbiter_thrash_snapshot: only the fields used are
+ * named.  Its zone[] elements are an anonymous struct: a relocation
+ * rooted at a local element type would find no kernel type of that name
+ * and poison the program, so every zone is read with a constant index,
+ * from the snapshot itself (snap->zone[0].free, ...), never zone[i].
+ */
+struct oom_arbiter_thrash_snapshot___ow {
+	unsigned int thrashing_ms;
+	unsigned long swap_free;
+	unsigned long swap_total;
+	unsigned long restored;
+	unsigned long reclaimed;
+	int nr_zones;
+	struct {
+		unsigned long free;
+		unsigned long high;
+	} zone[OOMWATCH_THRASH_ZONES];
+} __attribute__((preserve_access_index));
+
+#define THRASH_ZONE(e, snap, n, i)					\
+	do {								\
+		if ((n) > (i)) {					\
+			(e)->thrash_grant.zone[i].free =		\
+				BPF_CORE_READ(snap, zone[i].free);	\
+			(e)->thrash_grant.zone[i].high =		\
+				BPF_CORE_READ(snap, zone[i].high);	\
+		}							\
+	} while (0)
+
+SEC("tp_btf/oom_thrash_grant")
+int BPF_PROG(oom_thrash_grant, int nid,
+	     struct oom_arbiter_thrash_snapshot___ow *snap)
+{
+	struct oomwatch_event *e = reserve(OW_THRASH_GRANT);
+	int n;
+
+	if (!e)
+		return 0;
+	e->thrash_grant.nid = nid;
+	e->thrash_grant.thrashing_ms = BPF_CORE_READ(snap, thrashing_ms);
+	e->thrash_grant.restored = BPF_CORE_READ(snap, restored);
+	e->thrash_grant.reclaimed = BPF_CORE_READ(snap, reclaimed);
+	e->thrash_grant.swap_free = BPF_CORE_READ(snap, swap_free);
+	e->thrash_grant.swap_total = BPF_CORE_READ(snap, swap_total);
+	n = BPF_CORE_READ(snap, nr_zones);
+	if (n > OOMWATCH_THRASH_ZONES)
+		n = OOMWATCH_THRASH_ZONES;
+	e->thrash_grant.nr_zones = n < 0 ? 0 : n;
+	THRASH_ZONE(e, snap, n, 0);
+	THRASH_ZONE(e, snap, n, 1);
+	THRASH_ZONE(e, snap, n, 2);
+	submit(e);
+	return 0;
+}
+
+SEC("tp_btf/oom_thrash_take")
+int BPF_PROG(oom_thrash_take, pid_t pid, const char *comm, int nid,
+	     int order, gfp_t gfp_flags)
+{
+	struct oomwatch_event *e = reserve(OW_THRASH_TAKE);
+
+	if (!e)
+		return 0;
+	e->take.pid = pid;
+	e->take.nid = nid;
+	e->take.order = order;
+	e->take.gfp_flags = gfp_flags;
+	bpf_probe_read_kernel_str(e->take.comm, sizeof(e->take.comm), comm);
+	/*
+	 * The allocating task takes the grant itself, in its own context:
+	 * its memcg is read here, as for oom_request, so that -c can place
+	 * the take on a replay.
+	 */
+	e->take.memcg_id = memcg_id_of(bpf_get_current_task_btf());
+	submit(e);
+	return 0;
+}

@@ -16,13 +16,15 @@
 
 #define OOMWATCH_COMM_LEN	16
 #define OOMWATCH_MAX_ZONES	4	/* ZONE_DMA, ZONE_DMA32, ZONE_NORMAL, spare */
+#define OOMWATCH_THRASH_ZONES	3	/* the thrash snapshot's zone[3] */
 
 /*
  * Bumped whenever a field is added or changes meaning; written into every
  * JSON line.  2: oom_request carries the requester's memcg_id, and
- * "memcg" lines name memcg ids by cgroup path (docs/trace-format.md).
+ * "memcg" lines name memcg ids by cgroup path.  3: the thrash rule's four
+ * events and its two sysctls in the header (docs/trace-format.md).
  */
-#define OOMWATCH_FORMAT_VERSION	2
+#define OOMWATCH_FORMAT_VERSION	3
 
 enum oomwatch_event_type {
 	/* Existing kernel tracepoints */
@@ -47,6 +49,11 @@ enum oomwatch_event_type {
 	OW_OOM_GRANT,			/* oomwatch:oom_grant */
 	OW_OOM_FALLBACK,		/* oomwatch:oom_fallback */
 	OW_TASK_EXIT,			/* sched:sched_process_exit, victims only */
+	/* The thrash rule (a later patch of the series; format version 3) */
+	OW_THRASHING_SET,		/* oomwatch:thrashing_set */
+	OW_THRASHING_CLEAR,		/* oomwatch:thrashing_clear */
+	OW_THRASH_GRANT,		/* oomwatch:oom_thrash_grant */
+	OW_THRASH_TAKE,			/* oomwatch:oom_thrash_take */
 	OW_NR_TYPES,
 };
 
@@ -55,6 +62,13 @@ enum oomwatch_clear_reason {
 	OW_CLEAR_PROGRESS = 0,	/* a reclaim pass reclaimed pages from the node */
 	OW_CLEAR_FREED = 1,	/* pages were freed: the node is balanced again */
 	OW_CLEAR_TIMEOUT = 2,	/* vm.oom_unreclaimable_timeout_ms ran out */
+};
+
+/* Why a node stopped thrashing (oomwatch:thrashing_clear). */
+enum oomwatch_thrash_clear_reason {
+	OW_THRASH_CALM = 0,	/* a 1 s window of reclaim did not thrash */
+	OW_THRASH_DISABLED = 1,	/* vm.oom_arbiter_thrash was switched */
+	OW_THRASH_CLEAR_MAX = OW_THRASH_DISABLED,
 };
 
 /* Why the token moved (grab/release). */
@@ -90,6 +104,13 @@ enum oomwatch_verdict_reason {
 	OW_STOCK_DISABLED = 14,		/* fallback: vm.oom_arbiter set to 0 */
 	OW_STOCK_FREEZING = 15,		/* fallback: the freezer wants the task
 					 * (suspend, hibernation) */
+	/*
+	 * The thrash rule's conditions: in the kernel's enum, not traced
+	 * today (no event carries them yet); named for completeness.
+	 */
+	OW_THRASH_NOT_THRASHING = 16,	/* the node is not thrashing */
+	OW_THRASH_SWAP_FREE = 17,	/* swap could still help */
+	OW_THRASH_ABOVE_HIGH = 18,	/* a low zone is above its high mark */
 };
 
 /* Which out_of_memory() the victim came from (seen at its entry). */
@@ -105,6 +126,12 @@ enum oomwatch_constraint {
 struct ow_zone_evidence {
 	__u64 free;
 	__u64 min;
+};
+
+/* A low zone as the thrash rule saw it: usable free pages, high + reserve. */
+struct ow_thrash_zone {
+	__u64 free;
+	__u64 high;
 };
 
 struct oomwatch_event {
@@ -197,6 +224,34 @@ struct oomwatch_event {
 			__u32 pid;
 			__u32 tgid;
 		} exit;
+		struct {
+			__s32 nid;
+			__u32 reason;		/* clear: thrash_clear_reason */
+			__u32 duration_ms;	/* clear: since the set */
+			__u32 window_ms;	/* the window judged */
+			__u64 restored;		/* its working-set file refaults */
+			__u64 reclaimed;	/* pages global reclaim took */
+		} thrash;
+		struct {
+			__s32 nid;
+			__u32 thrashing_ms;	/* since the set or the node's
+						 * last thrash grant */
+			__u64 restored;		/* in the last window */
+			__u64 reclaimed;
+			__u64 swap_free;	/* pages */
+			__u64 swap_total;
+			__u32 nr_zones;		/* valid entries in zone[] */
+			__u32 pad;
+			struct ow_thrash_zone zone[OOMWATCH_THRASH_ZONES];
+		} thrash_grant;
+		struct {
+			__u32 pid;		/* the allocating task */
+			__s32 nid;		/* the node whose grant it took */
+			__s32 order;
+			__u32 gfp_flags;
+			char comm[OOMWATCH_COMM_LEN];
+			__u64 memcg_id;		/* its memcg cgroup id, 0 if none */
+		} take;
 	};
 };
 

@@ -31,6 +31,9 @@ static const char *const inv_names[OW_NR_INVARIANTS + 1] = {
 	[OW_INV_TOKEN_YIELDS]		= "token_yields",
 	[OW_INV_TIMER_WORKS]		= "timer_works",
 	[OW_INV_RECORD_WHOLE]		= "record_whole",
+	[OW_INV_THRASH_TIMER]		= "thrash_timer",
+	[OW_INV_THRASH_RULE]		= "thrash_rule",
+	[OW_INV_ONE_TAKE_PER_GRANT]	= "one_take_per_grant",
 };
 
 const char *ow_invariant_name(int inv)
@@ -167,7 +170,7 @@ void ow_checker_init(struct ow_checker *c, const struct ow_config *cfg,
 		     const struct ow_check_opts *opts)
 {
 	long long timeout, fallback, slack, period;
-	bool arbiter;
+	bool arbiter, thrash;
 
 	memset(c, 0, sizeof(*c));
 	if (cfg)
@@ -193,6 +196,12 @@ void ow_checker_init(struct ow_checker *c, const struct ow_config *cfg,
 	c->enabled[OW_INV_TOKEN_YIELDS] = c->cfg.swap_token == 1;
 	c->enabled[OW_INV_TIMER_WORKS] = arbiter && timeout > 0;
 	c->enabled[OW_INV_RECORD_WHOLE] = true;
+	/* Older recordings have no thrash sysctls: unknown, not checked. */
+	thrash = c->cfg.oom_arbiter_thrash == 1;
+	c->enabled[OW_INV_THRASH_TIMER] = thrash &&
+					  c->cfg.oom_thrash_timeout_ms >= 0;
+	c->enabled[OW_INV_THRASH_RULE] = thrash;
+	c->enabled[OW_INV_ONE_TAKE_PER_GRANT] = thrash;
 
 	if (c->enabled[OW_INV_LIVENESS])
 		c->liveness_ns = (timeout + fallback + slack) * NS_PER_MS;
@@ -605,6 +614,8 @@ static void check_episode(struct ow_checker *c, const struct oomwatch_event *ev)
 {
 	const struct ow_ep_step *st = &model(c)->step;
 	const struct ow_ep_node *o = &st->open;
+	const char *by = o->grant_type == OW_THRASH_TAKE ? "oom_thrash_take" :
+			 "grant";
 
 	if (!st->blocked)
 		return;
@@ -616,10 +627,10 @@ static void check_episode(struct ow_checker *c, const struct oomwatch_event *ev)
 			  o->grant_pid, o->nid);
 	else
 		violation(c, OW_INV_ONE_KILL_PER_EPISODE, ev->seq, ev->ts_ns,
-			  "oom_grant seq %llu at %s for pid %u on node %d while victim pid %u (%s) of the grant seq %llu on node %d lives and that node has not recovered",
+			  "oom_grant seq %llu at %s for pid %u on node %d while victim pid %u (%s) of the %s seq %llu on node %d lives and that node has not recovered",
 			  (unsigned long long)ev->seq, ts_text(ev->ts_ns).s,
 			  ev->grant.pid, ev->grant.nid, st->first.pid,
-			  comm_text(st->first.comm).s, o->grant_seq, o->nid);
+			  comm_text(st->first.comm).s, by, o->grant_seq, o->nid);
 }
 
 /*
@@ -635,7 +646,7 @@ static void on_kill(struct ow_checker *c, const struct oomwatch_event *ev)
 		return;
 	if (c->enabled[OW_INV_NO_KILL_WITHOUT_GRANT] && !st->permit.type)
 		violation(c, OW_INV_NO_KILL_WITHOUT_GRANT, ev->seq, ev->ts_ns,
-			  "mark_victim seq %llu at %s killed pid %u (%s) with no oom_grant or oom_fallback since the last kill",
+			  "mark_victim seq %llu at %s killed pid %u (%s) with no oom_grant, oom_fallback or oom_thrash_take since the last kill",
 			  (unsigned long long)ev->seq, ts_text(ev->ts_ns).s,
 			  ev->victim.pid, comm_text(comm).s);
 	if (c->enabled[OW_INV_TOKEN_YIELDS] && c->kept && !c->bypassed)
@@ -647,6 +658,156 @@ static void on_kill(struct ow_checker *c, const struct oomwatch_event *ev)
 	/* A new episode starts: the token history is spent. */
 	c->kept = false;
 	c->bypassed = false;
+}
+
+/* ------------------------------------------------------ the thrash rule */
+
+static const char *clock_name(enum ow_th_clock clock)
+{
+	return clock == OW_TH_CLOCK_SET ? "thrashing_set" : "oom_thrash_grant";
+}
+
+/*
+ * thrash_timer on a grant: its claim against the timeout, and the record
+ * against both: the time since the node's set, or since its previous
+ * grant when that is later (the kernel restarts the clock at a grant).
+ */
+static void check_thrash_timer(struct ow_checker *c,
+			       const struct oomwatch_event *ev)
+{
+	const struct ow_ep_thrash *th = &model(c)->step.thrash;
+	long long timeout = c->cfg.oom_thrash_timeout_ms;
+	__u32 claim = ev->thrash_grant.thrashing_ms;
+	unsigned long long claim_ns = claim * NS_PER_MS;
+	char why[400] = "";
+
+	if (claim < timeout)
+		add_reason(why, sizeof(why), "claims %u ms thrashing < timeout %lld ms",
+			   claim, timeout);
+	if (th->clock != OW_TH_CLOCK_NONE) {
+		unsigned long long took = since(th->clock_ts, ev->ts_ns);
+
+		if (sat_add(took, TOLERANCE_NS) < timeout * NS_PER_MS)
+			add_reason(why, sizeof(why), "only %s ms after %s seq %llu at %s, before timeout %lld ms (tolerance %d ms)",
+				   ms_text(took).s, clock_name(th->clock),
+				   th->clock_seq, ts_text(th->clock_ts).s,
+				   timeout, OW_JIFFY_TOLERANCE_MS);
+		if (claim_ns > sat_add(took, TOLERANCE_NS) ||
+		    took > sat_add(claim_ns, TOLERANCE_NS))
+			add_reason(why, sizeof(why), "it claims %u ms thrashing, the record shows %s ms since %s seq %llu (tolerance %d ms)",
+				   claim, ms_text(took).s,
+				   clock_name(th->clock), th->clock_seq,
+				   OW_JIFFY_TOLERANCE_MS);
+	}
+	if (why[0])
+		violation(c, OW_INV_THRASH_TIMER, ev->seq, ev->ts_ns,
+			  "oom_thrash_grant seq %llu at %s on node %d: %s",
+			  (unsigned long long)ev->seq, ts_text(ev->ts_ns).s,
+			  ev->thrash_grant.nid, why);
+}
+
+/* A clear's duration_ms against its recorded set, as for unreclaimable. */
+static void check_thrash_clear(struct ow_checker *c,
+			       const struct oomwatch_event *ev)
+{
+	const struct ow_ep_thrash *th = &model(c)->step.thrash;
+	unsigned long long claim = ev->thrash.duration_ms * NS_PER_MS;
+	unsigned long long took;
+
+	if (th->state != OW_TH_ON)
+		return;
+	took = since(th->state_ts, ev->ts_ns);
+	if (claim > sat_add(took, TOLERANCE_NS) ||
+	    took > sat_add(claim, TOLERANCE_NS))
+		violation(c, OW_INV_THRASH_TIMER, ev->seq, ev->ts_ns,
+			  "thrashing_clear seq %llu at %s on node %d (%s): it claims %u ms thrashing, the record shows %s ms since thrashing_set seq %llu (tolerance %d ms)",
+			  (unsigned long long)ev->seq, ts_text(ev->ts_ns).s,
+			  ev->thrash.nid,
+			  ow_thrash_clear_reason_name(ev->thrash.reason),
+			  ev->thrash.duration_ms, ms_text(took).s,
+			  th->state_seq, OW_JIFFY_TOLERANCE_MS);
+}
+
+bool ow_swap_cannot_help(__u64 free, __u64 total)
+{
+	/* free * 32 < total: free < total / 32, rounded up */
+	return !total || free < total / 32 + (total % 32 != 0);
+}
+
+static void check_thrash_rule(struct ow_checker *c,
+			      const struct oomwatch_event *ev)
+{
+	const struct ow_ep_step *st = &model(c)->step;
+	const struct ow_ep_thrash *th = &st->thrash;
+	__u64 free = ev->thrash_grant.swap_free;
+	__u64 total = ev->thrash_grant.swap_total;
+	char why[400] = "";
+
+	if (th->state == OW_TH_OFF)
+		add_reason(why, sizeof(why), "the node is not thrashing: thrashing_clear seq %llu at %s, no thrashing_set since",
+			   th->state_seq, ts_text(th->state_ts).s);
+	if (!ow_swap_cannot_help(free, total))
+		add_reason(why, sizeof(why), "swap can help: %llu of %llu pages free (the rule wants no swap, or less than 1/32 of it free)",
+			   (unsigned long long)free, (unsigned long long)total);
+	if (st->victim_alive)
+		add_reason(why, sizeof(why), "victim pid %u (%s) of mark_victim seq %llu is alive",
+			   st->alive.pid, comm_text(st->alive.comm).s,
+			   st->alive.seq);
+	if (why[0])
+		violation(c, OW_INV_THRASH_RULE, ev->seq, ev->ts_ns,
+			  "oom_thrash_grant seq %llu at %s on node %d breaks the thrash rule: %s",
+			  (unsigned long long)ev->seq, ts_text(ev->ts_ns).s,
+			  ev->thrash_grant.nid, why);
+}
+
+static void check_second_grant(struct ow_checker *c,
+			       const struct oomwatch_event *ev)
+{
+	const struct ow_ep_thrash *th = &model(c)->step.thrash;
+
+	if (th->granted)
+		violation(c, OW_INV_ONE_TAKE_PER_GRANT, ev->seq, ev->ts_ns,
+			  "oom_thrash_grant seq %llu at %s on node %d while the thrash grant seq %llu at %s on that node is neither taken nor dropped by a thrashing_clear",
+			  (unsigned long long)ev->seq, ts_text(ev->ts_ns).s,
+			  ev->thrash_grant.nid, th->grant_seq,
+			  ts_text(th->grant_ts).s);
+}
+
+/* A node nothing thrash-related was recorded of may hold an older grant. */
+static void check_take(struct ow_checker *c, const struct oomwatch_event *ev)
+{
+	const struct ow_ep_thrash *th = &model(c)->step.thrash;
+
+	if (!th->seen || th->granted)
+		return;
+	violation(c, OW_INV_ONE_TAKE_PER_GRANT, ev->seq, ev->ts_ns,
+		  "oom_thrash_take seq %llu at %s by pid %u (%s) on node %d with no thrash grant outstanding on that node",
+		  (unsigned long long)ev->seq, ts_text(ev->ts_ns).s,
+		  ev->take.pid, comm_text(ev->take.comm).s, ev->take.nid);
+}
+
+static void apply_thrash(struct ow_checker *c, const struct oomwatch_event *ev)
+{
+	switch (ev->type) {
+	case OW_THRASH_GRANT:
+		if (c->enabled[OW_INV_THRASH_TIMER])
+			check_thrash_timer(c, ev);
+		if (c->enabled[OW_INV_THRASH_RULE])
+			check_thrash_rule(c, ev);
+		if (c->enabled[OW_INV_ONE_TAKE_PER_GRANT])
+			check_second_grant(c, ev);
+		break;
+	case OW_THRASH_TAKE:
+		if (c->enabled[OW_INV_ONE_TAKE_PER_GRANT])
+			check_take(c, ev);
+		break;
+	case OW_THRASHING_CLEAR:
+		if (c->enabled[OW_INV_THRASH_TIMER])
+			check_thrash_clear(c, ev);
+		break;
+	default:
+		break;
+	}
 }
 
 /* -------------------------------------------------------------- driver */
@@ -681,6 +842,7 @@ static void apply(struct ow_checker *c, const struct oomwatch_event *ev)
 		c->bypassed = true;
 		break;
 	default:
+		apply_thrash(c, ev);
 		break;
 	}
 }

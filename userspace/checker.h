@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * oomwatch: the invariant checker of the README's six invariants, fed one
+ * oomwatch: the invariant checker of the README's nine invariants, fed one
  * event at a time.
  *
  * Pure C: no I/O, no libbpf; its tables grow with malloc (a failure is
@@ -14,8 +14,11 @@
  * Invariants (ids are stable, they appear in messages and summaries):
  *
  *  1 no_kill_without_grant  arbiter on: every global kill follows an
- *                           oom_grant or oom_fallback since the previous
- *                           global kill; every grant's evidence satisfies
+ *                           oom_grant, oom_fallback or oom_thrash_take
+ *                           since the previous global kill (a take's
+ *                           kills are granted: its taker calls
+ *                           out_of_memory() itself); every grant's
+ *                           evidence satisfies
  *                           the rule (unreclaimable_ms >= timeout,
  *                           low_reclaimed == 0, 1..MAX zones each with
  *                           free <= min, looping >= 1), and its
@@ -39,9 +42,11 @@
  *                           request waiting on that node: one takes it,
  *                           the others get oom_veto episode_open), an
  *                           oom_veto or oom_fallback naming it (any
- *                           reason), the requester's kill or exit, and
- *                           an unreclaimable_clear by progress or freed
- *                           pages on its node (memory recovered).
+ *                           reason), the requester's kill or exit, its
+ *                           own oom_thrash_take (it calls out_of_memory()
+ *                           itself), and an unreclaimable_clear by
+ *                           progress or freed pages on its node (memory
+ *                           recovered).
  *  4 token_yields           token on: no global kill in an episode with a
  *                           swap_token_kept of nr_folios > 0 and no
  *                           swap_token_bypass.  An episode begins after
@@ -64,6 +69,33 @@
  *                           its duration_ms below timeout - slack.
  *  6 record_whole           seq +1 each time, ts_ns monotonic per CPU, no
  *                           lost events.
+ *  7 thrash_timer           thrash rule on, its timeout known: an
+ *                           oom_thrash_grant claims thrashing_ms >=
+ *                           timeout, and the record agrees: from the
+ *                           node's thrashing_set, or its previous thrash
+ *                           grant if later (a grant restarts the clock),
+ *                           at least timeout - OW_JIFFY_TOLERANCE_MS
+ *                           passed, and thrashing_ms is within
+ *                           OW_JIFFY_TOLERANCE_MS of it.  A
+ *                           thrashing_clear's duration_ms is within
+ *                           OW_JIFFY_TOLERANCE_MS of its recorded set.  A
+ *                           node whose clock started before the
+ *                           recording is judged by its claim alone.
+ *  8 thrash_rule            thrash rule on: an oom_thrash_grant only while
+ *                           its node thrashes (not after its
+ *                           thrashing_clear with no set since; a node
+ *                           with no recorded set or clear is trusted),
+ *                           only when swap cannot help (swap_total 0, or
+ *                           swap_free * 32 < swap_total), and never while
+ *                           a victim of any OOM lives (from its
+ *                           mark_victim to its exit or reaping).
+ *  9 one_take_per_grant     thrash rule on: at most one thrash grant
+ *                           outstanding per node (no second before a take
+ *                           on the node or its thrashing_clear), and
+ *                           every oom_thrash_take takes an outstanding
+ *                           grant on its node (a node with no recorded
+ *                           thrash event is trusted: its grant may
+ *                           predate the recording).
  *
  * A kill is "global" unless its constraint is MEMCG or SYSRQ: UNKNOWN (the
  * observer missed the out_of_memory() entry) is treated as global, so that
@@ -84,15 +116,19 @@ enum ow_invariant {
 	OW_INV_TOKEN_YIELDS = 4,
 	OW_INV_TIMER_WORKS = 5,
 	OW_INV_RECORD_WHOLE = 6,
+	OW_INV_THRASH_TIMER = 7,
+	OW_INV_THRASH_RULE = 8,
+	OW_INV_ONE_TAKE_PER_GRANT = 9,
 };
 
-#define OW_NR_INVARIANTS	6
+#define OW_NR_INVARIANTS	9
 #define OW_NO_SEQ		(~0ULL)	/* violation tied to no one event */
 #define OW_MSG_MAX		512
 
 /*
  * How far a duration the kernel measured in jiffies (a clear's duration_ms,
- * a grant's unreclaimable_ms) may stray from the recorded timestamps: it
+ * a grant's unreclaimable_ms or thrashing_ms) may stray from the recorded
+ * timestamps: it
  * counts whole ticks, so it is off by up to one tick at each end of the
  * interval; two ticks at HZ=100, the coarsest CONFIG_HZ, are 20 ms.
  */
@@ -100,6 +136,12 @@ enum ow_invariant {
 
 /* "no_kill_without_grant" etc.; NULL for an id out of range. */
 const char *ow_invariant_name(int inv);
+
+/*
+ * The thrash rule's swap condition: no swap, or swap_free * 32 <
+ * swap_total (less than 1/32 of it free), computed without overflow.
+ */
+bool ow_swap_cannot_help(__u64 free, __u64 total);
 
 struct ow_violation {
 	int inv;			/* enum ow_invariant */

@@ -14,17 +14,19 @@
 #include "cli.h"
 #include "replay.h"
 
-const char *argp_program_version = "oomwatch 0.3 (trace format 2, reads 1)";
+const char *argp_program_version =
+	"oomwatch 0.4 (trace format 3, reads 1 and 2)";
 const char *argp_program_bug_address = "<oomwatch@localhost>";
 
 static const char doc[] =
 "Watch the kernel's OOM decisions and check their rules.\n"
 "\n"
 "oomwatch follows the patched kernel's OOM arbiter and swap token (trace\n"
-"system \"oomwatch\") and the stock oom: and vmscan: events, and prints one\n"
-"line per decision with its reason chain: who asked, what kswapd saw, the\n"
-"verdict, the victim.  It checks the six invariants of the README as it\n"
-"goes, live or on a recording.\n"
+"system \"oomwatch\": its thrash rule too, where the kernel has it) and the\n"
+"stock oom: and vmscan: events, and prints one line per decision with its\n"
+"reason chain: who asked, what kswapd saw, the verdict, the victim.  It\n"
+"checks the nine invariants of the README as it goes, live or on a\n"
+"recording.\n"
 "\n"
 "USAGE: oomwatch [-j|-s] [-T] [-p PID] [-c CGROUP] [-d SECONDS] [--assert]\n"
 "                [--record FILE] [--svg FILE] [-M] [-v]\n"
@@ -68,9 +70,11 @@ enum {
 static const struct argp_option opts[] = {
 	{ "pid", 'p', "PID", 0,
 	  "Print only events about this process (its requests, verdicts, "
-	  "kill, token moves) and the unreclaimable transitions around them", 0 },
+	  "thrash takes, kill, token moves) and the unreclaimable and "
+	  "thrashing transitions and thrash grants around them", 0 },
 	{ "cgroup", 'c', "CGROUP", 0,
-	  "Of the kills and OOM requests, print only those of tasks in this "
+	  "Of the kills, OOM requests and thrash takes, print only those of "
+	  "tasks in this "
 	  "cgroup v2 directory or below it, with the verdicts that answer "
 	  "those requests; print every other event as is.  Filters by memory "
 	  "cgroup id: the victim's memcg as the kernel charges it, so the "
@@ -87,7 +91,7 @@ static const struct argp_option opts[] = {
 	  "Prefix lines with the wall-clock time (with --replay: the time "
 	  "since the first event)", 0 },
 	{ "json", 'j', NULL, 0,
-	  "JSON lines on stdout (format version 2; with --replay, the "
+	  "JSON lines on stdout (format version 3; with --replay, the "
 	  "recording's version), a summary object last; diagnostics on "
 	  "stderr", 0 },
 	{ "summary", 's', NULL, 0,

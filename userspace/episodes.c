@@ -26,6 +26,7 @@ void ow_episodes_free(struct ow_episodes *m)
 		free(m->node[i].victim);
 	free(m->node);
 	free(m->req);
+	free(m->alive);
 	free(m->step.change);
 	free(m->step.spell_ts);
 	ow_episodes_init(m);
@@ -217,21 +218,43 @@ static void end_episode(struct ow_ep_node *n)
 	n->nr_victim = 0;
 }
 
+/* Appends the victim of ev to *v (*nr of them); false when out of memory. */
+static bool push_victim(struct ow_episodes *m, struct ow_ep_victim **v,
+			size_t *nr, size_t *cap, const struct oomwatch_event *ev)
+{
+	struct ow_ep_victim *p = grow(*v, cap, *nr + 1, sizeof(*p));
+
+	if (!p) {
+		m->nomem++;
+		return false;
+	}
+	*v = p;
+	p[*nr].pid = ev->victim.pid;
+	memcpy(p[*nr].comm, ev->victim.comm, sizeof(p->comm));
+	p[*nr].seq = ev->seq;
+	(*nr)++;
+	return true;
+}
+
 static void add_victim(struct ow_episodes *m, struct ow_ep_node *n,
 		       const struct oomwatch_event *ev)
 {
-	struct ow_ep_victim *v;
+	if (push_victim(m, &n->victim, &n->nr_victim, &n->cap_victim, ev))
+		n->ep = OW_EP_VICTIM;
+}
 
-	v = grow(n->victim, &n->cap_victim, n->nr_victim + 1, sizeof(*v));
-	if (!v) {
-		m->nomem++;
-		return;
+/* Drops every victim pid or tgid names from v; the order is not kept. */
+static void drop_victim(struct ow_ep_victim *v, size_t *nr, __u32 pid,
+			__u32 tgid)
+{
+	size_t k = 0;
+
+	while (k < *nr) {
+		if (v[k].pid == pid || v[k].pid == tgid)
+			v[k] = v[--*nr];
+		else
+			k++;
 	}
-	n->victim = v;
-	v[n->nr_victim].pid = ev->victim.pid;
-	memcpy(v[n->nr_victim].comm, ev->victim.comm, sizeof(v->comm));
-	n->nr_victim++;
-	n->ep = OW_EP_VICTIM;
 }
 
 /* The episode a grant on nid breaks into: nid's own first, else any. */
@@ -314,6 +337,7 @@ static void on_grant(struct ow_episodes *m, const struct oomwatch_event *ev)
 	if (n) {
 		end_episode(n);
 		n->ep = OW_EP_GRANTED;
+		n->grant_type = OW_OOM_GRANT;
 		n->grant_seq = ev->seq;
 		n->grant_ts = ev->ts_ns;
 		n->grant_pid = ev->grant.pid;
@@ -406,13 +430,36 @@ static void end_spells(struct ow_episodes *m)
 	}
 }
 
+/*
+ * The node whose episode a new OOM's victims join: the thrash take's own
+ * node when a take allowed it (the episode opens with the kill), else
+ * the node granted last.
+ */
+static struct ow_ep_node *episode_node(struct ow_episodes *m)
+{
+	struct ow_ep_node *n;
+
+	if (m->permit.type != OW_THRASH_TAKE)
+		return granted_node(m);
+	n = node_get(m, m->permit.nid);
+	if (n) {
+		n->grant_type = OW_THRASH_TAKE;
+		n->grant_seq = m->permit.seq;
+		n->grant_ts = m->permit.ts_ns;
+	}
+	return n;
+}
+
 static void on_kill(struct ow_episodes *m, const struct oomwatch_event *ev)
 {
+	unsigned int took = m->permit.type;
 	struct ow_ep_node *n;
 	int i;
 
 	/* A requester that is itself killed waits no more. */
 	end_pid(m, ev->victim.pid, OW_END_KILLED);
+	/* Any victim, of any OOM, holds back the thrash rule while alive. */
+	push_victim(m, &m->alive, &m->nr_alive, &m->cap_alive, ev);
 	if (!ow_kill_is_global(ev))
 		return;
 	m->step.kill_global = true;
@@ -425,9 +472,13 @@ static void on_kill(struct ow_episodes *m, const struct oomwatch_event *ev)
 	end_spells(m);
 	/* The killer took the grant: its settled request has ended too. */
 	i = find_req(m, ev->pid);
-	if (m->permit.type == OW_OOM_GRANT && i >= 0 && m->req[i].settled)
-		drop_req(m, i, OW_END_GRANT);
-	n = granted_node(m);
+	if ((took == OW_OOM_GRANT || took == OW_THRASH_TAKE) && i >= 0 &&
+	    m->req[i].settled)
+		drop_req(m, i, took == OW_OOM_GRANT ? OW_END_GRANT :
+			 OW_END_TAKE);
+	n = episode_node(m);
+	if (n && took == OW_THRASH_TAKE)
+		n->grant_pid = ev->pid;
 	m->group_in_episode = n != NULL;
 	m->group_nid = n ? n->nid : -1;
 	if (n)
@@ -442,19 +493,112 @@ static void on_kill(struct ow_episodes *m, const struct oomwatch_event *ev)
 /* A victim exited or was reaped: its episode ends with its last victim. */
 static void on_victim_gone(struct ow_episodes *m, __u32 pid, __u32 tgid)
 {
+	drop_victim(m->alive, &m->nr_alive, pid, tgid);
 	for (size_t i = 0; i < m->nr_node; i++) {
 		struct ow_ep_node *n = &m->node[i];
-		size_t k = 0;
 
-		while (k < n->nr_victim) {
-			if (n->victim[k].pid == pid || n->victim[k].pid == tgid)
-				n->victim[k] = n->victim[--n->nr_victim];
-			else
-				k++;
-		}
+		drop_victim(n->victim, &n->nr_victim, pid, tgid);
 		if (n->ep == OW_EP_VICTIM && !n->nr_victim)
 			end_episode(n);
 	}
+}
+
+/* ---------------------------------------------------------- thrashing */
+
+/* The node of a thrash event, its state before the event in the step. */
+static struct ow_ep_node *thrash_node(struct ow_episodes *m, __s32 nid)
+{
+	struct ow_ep_node *n = node_get(m, nid);
+
+	if (n)
+		m->step.thrash = n->th;
+	return n;
+}
+
+/* A second set without a clear: thrashing since the first. */
+static void on_thrashing_set(struct ow_episodes *m,
+			     const struct oomwatch_event *ev)
+{
+	struct ow_ep_node *n = thrash_node(m, ev->thrash.nid);
+
+	if (!n)
+		return;
+	n->th.seen = true;
+	if (n->th.state == OW_TH_ON)
+		return;
+	n->th.state = OW_TH_ON;
+	n->th.state_seq = ev->seq;
+	n->th.state_ts = ev->ts_ns;
+	n->th.clock = OW_TH_CLOCK_SET;
+	n->th.clock_seq = ev->seq;
+	n->th.clock_ts = ev->ts_ns;
+	n->th_sets++;
+}
+
+/* The node calmed down, or the rule was switched: its grant is dropped. */
+static void on_thrashing_clear(struct ow_episodes *m,
+			       const struct oomwatch_event *ev)
+{
+	struct ow_ep_node *n = thrash_node(m, ev->thrash.nid);
+
+	if (!n)
+		return;
+	if (n->th.state == OW_TH_ON && ev->ts_ns > n->th.state_ts)
+		n->th_ns += ev->ts_ns - n->th.state_ts;
+	n->th.seen = true;
+	n->th.state = OW_TH_OFF;
+	n->th.state_seq = ev->seq;
+	n->th.state_ts = ev->ts_ns;
+	n->th.clock = OW_TH_CLOCK_NONE;
+	n->th.granted = false;
+}
+
+/*
+ * A grant restarts the node's clock and is outstanding until a take on
+ * the node; whether the rule allowed it is the checker's to judge, from
+ * the state the step keeps and the first victim alive.
+ */
+static void on_thrash_grant(struct ow_episodes *m,
+			    const struct oomwatch_event *ev)
+{
+	struct ow_ep_node *n = thrash_node(m, ev->thrash_grant.nid);
+
+	if (m->nr_alive) {
+		m->step.victim_alive = true;
+		m->step.alive = m->alive[0];
+	}
+	if (!n)
+		return;
+	n->th.seen = true;
+	n->th.clock = OW_TH_CLOCK_GRANT;
+	n->th.clock_seq = ev->seq;
+	n->th.clock_ts = ev->ts_ns;
+	n->th.granted = true;
+	n->th.grant_seq = ev->seq;
+	n->th.grant_ts = ev->ts_ns;
+	n->th_grants++;
+}
+
+/*
+ * The taker calls out_of_memory() itself: its kill needs no other permit,
+ * and a request of its own no longer waits.  A take of no outstanding
+ * grant is still a permit: the checker reports the take, not the kill.
+ */
+static void on_thrash_take(struct ow_episodes *m,
+			   const struct oomwatch_event *ev)
+{
+	struct ow_ep_node *n = thrash_node(m, ev->take.nid);
+	int i = find_req(m, ev->take.pid);
+
+	if (n) {
+		n->th.granted = false;
+		n->th_takes++;
+	}
+	if (i >= 0)
+		settle(m, i, OW_END_TAKE);
+	m->permit = (struct ow_ep_permit){ OW_THRASH_TAKE, ev->seq, ev->ts_ns,
+					   ev->take.nid };
+	m->group_open = false;
 }
 
 /* --------------------------------------------------------------- nodes */
@@ -548,6 +692,8 @@ static void step_begin(struct ow_episodes *m, const struct oomwatch_event *ev)
 	memset(&st->evidence, 0, sizeof(st->evidence));
 	st->set_new = false;
 	st->cleared = false;
+	memset(&st->thrash, 0, sizeof(st->thrash));
+	st->victim_alive = false;
 	/*
 	 * The killer doing anything of its own but killing (or having the
 	 * reaper woken, which can fire in its context) has left that
@@ -612,6 +758,18 @@ void ow_episodes_feed(struct ow_episodes *m, const struct oomwatch_event *ev,
 		break;
 	case OW_UNRECLAIMABLE_CLEAR:
 		on_clear(m, ev);
+		break;
+	case OW_THRASHING_SET:
+		on_thrashing_set(m, ev);
+		break;
+	case OW_THRASHING_CLEAR:
+		on_thrashing_clear(m, ev);
+		break;
+	case OW_THRASH_GRANT:
+		on_thrash_grant(m, ev);
+		break;
+	case OW_THRASH_TAKE:
+		on_thrash_take(m, ev);
 		break;
 	default:
 		break;

@@ -28,15 +28,28 @@
  *             of it is gone (exit or reaped), a veto other than
  *             episode_open ends the grant's wait on that node, or the
  *             node recovers.  Recovery on one node ends nothing on
- *             another.
+ *             another.  A kill after a thrash take joins the episode of
+ *             the take's node (a take that kills nobody opens none: the
+ *             kernel says nothing then).
  *  kills      a global kill (ow_kill_is_global()) needs a permit: the
- *             grant or fallback since the previous global kill.  With
- *             memory.oom.group the kernel kills every member of the group
- *             in one out_of_memory() call, one mark_victim each: a global
- *             kill raised by the same task as the previous one, with no
- *             event of that task's own, no grant and no fallback in
- *             between, is a further member of that OOM: the same
- *             episode, the same permit.
+ *             grant, fallback or thrash take since the previous global
+ *             kill.  With memory.oom.group the kernel kills every member
+ *             of the group in one out_of_memory() call, one mark_victim
+ *             each: a global kill raised by the same task as the
+ *             previous one, with no event of that task's own, no grant
+ *             and no fallback in between, is a further member of that
+ *             OOM: the same episode, the same permit.
+ *  victims    every victim of any OOM (memcg and sysrq too), alive from
+ *             its mark_victim to its exit or reaping: the kernel's thrash
+ *             rule grants nothing while one is.
+ *  thrashing  per node, the thrash rule: thrashing from a thrashing_set
+ *             to its thrashing_clear (nothing recorded: unknown, and the
+ *             node's claims are trusted); the clock a thrash grant is
+ *             timed by, from the set or the node's last thrash grant,
+ *             whichever is later; the node's one outstanding grant, which
+ *             a thrash take on the node ends, and its clear drops.  A
+ *             take also settles its task's own request, if it waits: the
+ *             task calls out_of_memory() itself.
  *
  * Every table grows (malloc); when memory runs out an item is not kept
  * and counted in nomem, which the checker reports as a violation: a limit
@@ -85,6 +98,7 @@ enum ow_req_end {
 	OW_END_RECOVERED,	/* its node recovered */
 	OW_END_REPLACED,	/* a settled record: the task asked again */
 	OW_END_FORGOTTEN,	/* a settled record: its node's next grant */
+	OW_END_TAKE,		/* the requester took a thrash grant */
 };
 
 /* One request the event touched, as it was before. */
@@ -105,6 +119,35 @@ enum ow_ep_state {
 struct ow_ep_victim {
 	__u32 pid;
 	char comm[OOMWATCH_COMM_LEN];
+	unsigned long long seq;		/* its mark_victim */
+};
+
+/* A node's thrashing, as recorded. */
+enum ow_th_state {
+	OW_TH_UNKNOWN,		/* no set or clear recorded: may be thrashing */
+	OW_TH_ON,		/* a thrashing_set, not cleared */
+	OW_TH_OFF,		/* a thrashing_clear, no set since */
+};
+
+/* What started the clock the node's next thrash grant is timed by. */
+enum ow_th_clock {
+	OW_TH_CLOCK_NONE,	/* not in the record */
+	OW_TH_CLOCK_SET,	/* the thrashing_set */
+	OW_TH_CLOCK_GRANT,	/* the node's last oom_thrash_grant */
+};
+
+/* A node's thrash rule state; the step keeps it as it was before. */
+struct ow_ep_thrash {
+	bool seen;			/* a thrash event of the node recorded */
+	enum ow_th_state state;
+	unsigned long long state_seq;	/* the set or clear that made it so */
+	unsigned long long state_ts;
+	enum ow_th_clock clock;
+	unsigned long long clock_seq;
+	unsigned long long clock_ts;
+	bool granted;			/* a grant neither taken nor dropped */
+	unsigned long long grant_seq;
+	unsigned long long grant_ts;
 };
 
 struct ow_ep_node {
@@ -148,17 +191,26 @@ struct ow_ep_node {
 
 	/* the episode */
 	enum ow_ep_state ep;
-	unsigned long long grant_seq;
+	unsigned int grant_type;	/* OW_OOM_GRANT, or OW_THRASH_TAKE */
+	unsigned long long grant_seq;	/* of that event */
 	unsigned long long grant_ts;
 	__u32 grant_pid;
 	struct ow_ep_victim *victim;	/* alive */
 	size_t nr_victim;
 	size_t cap_victim;
+
+	/* the thrash rule, and what it did on the node (statistics) */
+	struct ow_ep_thrash th;
+	unsigned long th_sets;
+	unsigned long th_grants;
+	unsigned long th_takes;
+	unsigned long long th_ns;	/* thrashing, set to clear, summed */
 };
 
 /* What allowed a global kill. */
 struct ow_ep_permit {
-	unsigned int type;		/* OW_OOM_GRANT, OW_OOM_FALLBACK, 0 */
+	unsigned int type;		/* OW_OOM_GRANT, OW_OOM_FALLBACK,
+					 * OW_THRASH_TAKE, 0 */
 	unsigned long long seq;
 	unsigned long long ts_ns;
 	__s32 nid;
@@ -205,6 +257,12 @@ struct ow_ep_step {
 	/* unreclaimable_clear of a recorded set: the node before it */
 	bool cleared;
 	struct ow_ep_node before;
+
+	/* thrash events: the node's thrash state before the event */
+	struct ow_ep_thrash thrash;
+	/* oom_thrash_grant: an OOM victim was alive (the first one) */
+	bool victim_alive;
+	struct ow_ep_victim alive;
 };
 
 struct ow_episodes {
@@ -225,6 +283,10 @@ struct ow_episodes {
 	struct ow_ep_permit group_permit;
 	__s32 group_nid;		/* episode its victims joined, or -1 */
 	bool group_in_episode;
+
+	struct ow_ep_victim *alive;	/* victims of any OOM, not gone */
+	size_t nr_alive;
+	size_t cap_alive;
 
 	unsigned long nomem;		/* items not kept: out of memory */
 	struct ow_ep_step step;

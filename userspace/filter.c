@@ -55,6 +55,8 @@ static bool names_pid(const struct oomwatch_event *ev, __u32 p)
 		return ev->request.pid == p;
 	case OW_OOM_GRANT:
 		return ev->grant.pid == p;
+	case OW_THRASH_TAKE:
+		return ev->take.pid == p;
 	default:
 		return false;
 	}
@@ -167,9 +169,15 @@ bool ow_filter_event(struct ow_filter *f, const struct oomwatch_event *ev,
 	switch (ev->type) {
 	case OW_UNRECLAIMABLE_SET:
 	case OW_UNRECLAIMABLE_CLEAR:
+	case OW_THRASHING_SET:
+	case OW_THRASHING_CLEAR:
+	case OW_THRASH_GRANT:
 		return true;
 	case OW_OOM_REQUEST:
 		return on_request(f, ev, who);
+	case OW_THRASH_TAKE:
+		/* a request that is granted at once, by its own task */
+		return pid_ok(f, ev) && requester_in_set(f, who);
 	case OW_OOM_DEFER:
 	case OW_OOM_VETO:
 	case OW_OOM_FALLBACK:

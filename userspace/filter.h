@@ -8,14 +8,17 @@
  * the checker would make the next grant look like a second one.
  *
  *  -p PID   events whose current task is PID, or that name PID in any
- *           role (requester, victim, token holder, reclaimer, reaped or
- *           exiting task); an oom_grant when PID waits on its node (the
- *           grant settles every waiter there); and every node's
- *           unreclaimable_set/clear, the context of every request.
- *  -c SET   of the kills and OOM requests, only those of tasks in SET:
- *           mark_victim when the victim's memcg_id is in SET; oom_request
- *           when the requester's memcg is (the event's memcg_id in trace
- *           format 2; in a version 1 recording it is unknown, so with -c
+ *           role (requester, thrash taker, victim, token holder,
+ *           reclaimer, reaped or exiting task); an oom_grant when PID
+ *           waits on its node (the grant settles every waiter there); and
+ *           every node's unreclaimable_set/clear, thrashing_set/clear and
+ *           oom_thrash_grant, the context of every request and take (a
+ *           thrash grant names no task: whoever fails next takes it).
+ *  -c SET   of the kills, OOM requests and thrash takes, only those of
+ *           tasks in SET: mark_victim when the victim's memcg_id is in
+ *           SET; oom_request and oom_thrash_take when the requester's or
+ *           taker's memcg is (the event's memcg_id from trace format 2;
+ *           in a version 1 recording a request's is unknown, so with -c
  *           such a replay shows no requests, and counts each one it
  *           hides); oom_defer, oom_veto and oom_fallback follow the
  *           request they answer; an oom_grant when it settles a shown

@@ -137,6 +137,9 @@ static void read_header(struct ow_header *h)
 	h->config.swap_token = read_sysctl("swap_token");
 	h->config.swap_token_bypass_priority =
 		read_sysctl("swap_token_bypass_priority");
+	/* The thrash rule came later: an older series lacks both (null). */
+	h->config.oom_arbiter_thrash = read_sysctl("oom_arbiter_thrash");
+	h->config.oom_thrash_timeout_ms = read_sysctl("oom_thrash_timeout_ms");
 	h->kswapd_period_ms = KSWAPD_PERIOD_MS;
 	if (!uname(&u))
 		snprintf(h->kernel, sizeof(h->kernel), "%s", u.release);

@@ -485,6 +485,19 @@ static const struct ow_out_victim *find_victim(const struct ow_out *o,
 	return NULL;
 }
 
+/* The line that allowed a kill, by its tag. */
+static const char *permit_tag(unsigned int type)
+{
+	switch (type) {
+	case OW_OOM_GRANT:
+		return "GRANT";
+	case OW_THRASH_TAKE:
+		return "THRASH TAKE";
+	default:
+		return "FALLBACK";
+	}
+}
+
 static void kill_line(struct ow_out *o, const struct oomwatch_event *ev,
 		      bool global)
 {
@@ -516,12 +529,12 @@ static void kill_line(struct ow_out *o, const struct oomwatch_event *ev,
 			"(memory.oom.group)", st->group_seq);
 	if (p->type)
 		fprintf(f, ", %llu ms after %s seq %llu on node %d",
-			ms_between(p->ts_ns, ev->ts_ns),
-			p->type == OW_OOM_GRANT ? "GRANT" : "FALLBACK",
+			ms_between(p->ts_ns, ev->ts_ns), permit_tag(p->type),
 			p->seq, p->nid);
 	else
 		fprintf(f, ", no GRANT or FALLBACK before it (stock path)");
-	if (p->type != OW_OOM_GRANT)
+	/* A granted kill rests on kswapd's evidence, not the allocator's. */
+	if (p->type != OW_OOM_GRANT && p->type != OW_THRASH_TAKE)
 		retry_evidence(o);
 	token_context(o);
 	fputc('\n', f);
@@ -705,6 +718,118 @@ static void on_token_pass(struct ow_out *o, const struct oomwatch_event *ev,
 		ev->token_pass.priority);
 }
 
+/* ----------------------------------------------------- thrash rule */
+
+static const char *thrash_clear_text(unsigned int r)
+{
+	switch (r) {
+	case OW_THRASH_CALM:
+		return "a window of reclaim did not thrash";
+	case OW_THRASH_DISABLED:
+		return "vm.oom_arbiter_thrash was switched";
+	default:
+		return "reason not known to this oomwatch";
+	}
+}
+
+static void on_thrashing(struct ow_out *o, const struct oomwatch_event *ev,
+			 bool show)
+{
+	const struct ow_ep_thrash *th = &model(o)->step.thrash;
+	FILE *f = o->o.f;
+
+	if (!show)
+		return;
+	if (ev->type == OW_THRASHING_SET) {
+		prefix(o, ev->ts_ns, "THRASHING");
+		fprintf(f, "node %d: a %u ms window of reclaim thrashed: %llu "
+			"working-set refaults, %llu pages reclaimed\n",
+			ev->thrash.nid, ev->thrash.window_ms,
+			(unsigned long long)ev->thrash.restored,
+			(unsigned long long)ev->thrash.reclaimed);
+		return;
+	}
+	prefix(o, ev->ts_ns, "NOT THRASHING");
+	fprintf(f, "node %d after %u ms: %s: %s",
+		ev->thrash.nid, ev->thrash.duration_ms,
+		ow_thrash_clear_reason_name(ev->thrash.reason),
+		thrash_clear_text(ev->thrash.reason));
+	if (ev->thrash.reason == OW_THRASH_CALM)
+		fprintf(f, " (%u ms: %llu refaults, %llu pages reclaimed)",
+			ev->thrash.window_ms,
+			(unsigned long long)ev->thrash.restored,
+			(unsigned long long)ev->thrash.reclaimed);
+	if (th->granted)
+		fprintf(f, "; THRASH GRANT seq %llu dropped, not taken",
+			th->grant_seq);
+	fputc('\n', f);
+}
+
+/* The rule's conditions, marked (!) where the evidence breaks them. */
+static void thrash_evidence(struct ow_out *o, const struct oomwatch_event *ev)
+{
+	int timeout = o->o.cfg.oom_thrash_timeout_ms;
+	__u64 free = ev->thrash_grant.swap_free;
+	__u64 total = ev->thrash_grant.swap_total;
+	FILE *f = o->o.f;
+
+	fprintf(f, "kswapd saw: thrashing %u ms",
+		ev->thrash_grant.thrashing_ms);
+	if (timeout != OW_CONFIG_UNKNOWN)
+		fprintf(f, " (timeout %d)%s", timeout,
+			timeout >= 0 && ev->thrash_grant.thrashing_ms <
+			(__u32)timeout ? " (!)" : "");
+	fprintf(f, ", last window %llu refaults, %llu pages reclaimed",
+		(unsigned long long)ev->thrash_grant.restored,
+		(unsigned long long)ev->thrash_grant.reclaimed);
+	if (!total)
+		fprintf(f, ", no swap");
+	else
+		fprintf(f, ", swap %llu of %llu pages free%s",
+			(unsigned long long)free, (unsigned long long)total,
+			ow_swap_cannot_help(free, total) ? "" : " (!)");
+	for (__u32 i = 0; i < ev->thrash_grant.nr_zones &&
+			  i < OOMWATCH_THRASH_ZONES; i++)
+		fprintf(f, ", low zone %u free %llu high %llu", i,
+			(unsigned long long)ev->thrash_grant.zone[i].free,
+			(unsigned long long)ev->thrash_grant.zone[i].high);
+}
+
+static void on_thrash_grant(struct ow_out *o, const struct oomwatch_event *ev,
+			    bool show)
+{
+	if (!show)
+		return;
+	prefix(o, ev->ts_ns, "THRASH GRANT");
+	fprintf(o->o.f, "node %d, kill allowed: the first allocation to fail "
+		"on it takes the grant; ", ev->thrash_grant.nid);
+	thrash_evidence(o, ev);
+	fputc('\n', o->o.f);
+}
+
+static void on_thrash_take(struct ow_out *o, const struct oomwatch_event *ev,
+			   const struct ow_requester *who, bool show)
+{
+	const struct ow_ep_thrash *th = &model(o)->step.thrash;
+	FILE *f = o->o.f;
+
+	if (!show)
+		return;
+	prefix(o, ev->ts_ns, "THRASH TAKE");
+	fprintf(f, "%s %s takes node %d's thrash grant ",
+		task(ev->take.comm, ev->take.pid).s, memcg_text(o, who).s,
+		ev->take.nid);
+	if (th->granted)
+		fprintf(f, "(THRASH GRANT seq %llu, %llu ms old)", th->grant_seq,
+			ms_between(th->grant_ts, ev->ts_ns));
+	else if (th->seen)
+		fprintf(f, "(none outstanding (!))");
+	else
+		fprintf(f, "(not in the recording)");
+	fprintf(f, ": order %d, gfp 0x%x; it calls out_of_memory() itself\n",
+		ev->take.order, ev->take.gfp_flags);
+}
+
 /* ------------------------------------------------------------ driver */
 
 void ow_out_event(struct ow_out *o, const struct oomwatch_event *ev,
@@ -753,6 +878,16 @@ void ow_out_event(struct ow_out *o, const struct oomwatch_event *ev,
 	case OW_TOKEN_KEPT:
 	case OW_TOKEN_BYPASS:
 		on_token_pass(o, ev, show);
+		break;
+	case OW_THRASHING_SET:
+	case OW_THRASHING_CLEAR:
+		on_thrashing(o, ev, show);
+		break;
+	case OW_THRASH_GRANT:
+		on_thrash_grant(o, ev, show);
+		break;
+	case OW_THRASH_TAKE:
+		on_thrash_take(o, ev, who, show);
 		break;
 	default:
 		break;	/* evidence only: see output.h */

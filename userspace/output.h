@@ -22,6 +22,17 @@
  *                  what the swap token shielded in that episode
  *   REAPED, EXIT   the victim's memory reaped, the victim gone
  *   UNRECLAIMABLE, RECLAIMABLE   node transitions, with the clear's reason
+ *   THRASHING, NOT THRASHING     the thrash rule's node transitions: the
+ *                  window's refaults and reclaimed pages, how long it
+ *                  thrashed, a grant the clear dropped
+ *   THRASH GRANT   kswapd allows a kill on a thrashing node, with what it
+ *                  saw: thrashing for how long (timeout), the last
+ *                  window, swap free of total, each low zone's free vs
+ *                  high
+ *   THRASH TAKE    an allocating task takes the node's thrash grant: who
+ *                  (as REQUEST), which grant, order, gfp; it calls
+ *                  out_of_memory() itself, so a KILL names it as what
+ *                  allowed the kill
  *   TOKEN, KEPT, BYPASS          swap token moves; the first pass that
  *                  the token shields reclaim from in each episode (later
  *                  ones are counted in the summary, not printed)

@@ -11,29 +11,37 @@
 #include "cli.h"
 #include "preflight.h"
 
+/* system, tracepoint, program, ours, optional */
 const struct ow_tracepoint ow_tracepoints[] = {
-	{ "oom", "mark_victim", "mark_victim", false },
-	{ "sched", "sched_process_exit", "task_exit", false },
-	{ "oom", "reclaim_retry_zone", "reclaim_retry_zone", false },
-	{ "oom", "wake_reaper", "wake_reaper", false },
-	{ "oom", "finish_task_reaping", "finish_task_reaping", false },
-	{ "vmscan", "mm_vmscan_kswapd_wake", "kswapd_wake", false },
-	{ "vmscan", "mm_vmscan_kswapd_sleep", "kswapd_sleep", false },
+	{ "oom", "mark_victim", "mark_victim", false, false },
+	{ "sched", "sched_process_exit", "task_exit", false, false },
+	{ "oom", "reclaim_retry_zone", "reclaim_retry_zone", false, false },
+	{ "oom", "wake_reaper", "wake_reaper", false, false },
+	{ "oom", "finish_task_reaping", "finish_task_reaping", false, false },
+	{ "vmscan", "mm_vmscan_kswapd_wake", "kswapd_wake", false, false },
+	{ "vmscan", "mm_vmscan_kswapd_sleep", "kswapd_sleep", false, false },
 	{ "vmscan", "mm_vmscan_direct_reclaim_begin", "direct_reclaim_begin",
-	  false },
+	  false, false },
 	{ "vmscan", "mm_vmscan_direct_reclaim_end", "direct_reclaim_end",
+	  false, false },
+	{ "oomwatch", "unreclaimable_set", "unreclaimable_set", true, false },
+	{ "oomwatch", "unreclaimable_clear", "unreclaimable_clear", true,
 	  false },
-	{ "oomwatch", "unreclaimable_set", "unreclaimable_set", true },
-	{ "oomwatch", "unreclaimable_clear", "unreclaimable_clear", true },
-	{ "oomwatch", "swap_token_grab", "swap_token_grab", true },
-	{ "oomwatch", "swap_token_release", "swap_token_release", true },
-	{ "oomwatch", "swap_token_kept", "swap_token_kept", true },
-	{ "oomwatch", "swap_token_bypass", "swap_token_bypass", true },
-	{ "oomwatch", "oom_request", "oom_request", true },
-	{ "oomwatch", "oom_defer", "oom_defer", true },
-	{ "oomwatch", "oom_veto", "oom_veto", true },
-	{ "oomwatch", "oom_grant", "oom_grant", true },
-	{ "oomwatch", "oom_fallback", "oom_fallback", true },
+	{ "oomwatch", "swap_token_grab", "swap_token_grab", true, false },
+	{ "oomwatch", "swap_token_release", "swap_token_release", true,
+	  false },
+	{ "oomwatch", "swap_token_kept", "swap_token_kept", true, false },
+	{ "oomwatch", "swap_token_bypass", "swap_token_bypass", true, false },
+	{ "oomwatch", "oom_request", "oom_request", true, false },
+	{ "oomwatch", "oom_defer", "oom_defer", true, false },
+	{ "oomwatch", "oom_veto", "oom_veto", true, false },
+	{ "oomwatch", "oom_grant", "oom_grant", true, false },
+	{ "oomwatch", "oom_fallback", "oom_fallback", true, false },
+	/* the thrash rule: a later patch of the series */
+	{ "oomwatch", "thrashing_set", "thrashing_set", true, true },
+	{ "oomwatch", "thrashing_clear", "thrashing_clear", true, true },
+	{ "oomwatch", "oom_thrash_grant", "oom_thrash_grant", true, true },
+	{ "oomwatch", "oom_thrash_take", "oom_thrash_take", true, true },
 };
 
 #define NR_TP	(sizeof(ow_tracepoints) / sizeof(ow_tracepoints[0]))
@@ -147,6 +155,30 @@ static unsigned int count_missing(const bool *missing, bool ours)
 	return n;
 }
 
+/* Only optional ones are missing: a series from before the thrash rule. */
+static bool only_optional(const bool *missing)
+{
+	for (size_t i = 0; i < ow_nr_tracepoints; i++)
+		if (missing[i] && !ow_tracepoints[i].optional)
+			return false;
+	return true;
+}
+
+/*
+ * A kernel of the series from before its thrash rule: said, and the run
+ * goes on without those programs, --tolerate-missing or not; oomwatch
+ * reads those kernels' recordings as well.
+ */
+static void say_optional(FILE *err, const bool *missing, unsigned int n)
+{
+	fprintf(err, "oomwatch: this kernel lacks %u tracepoint%s of the "
+		"oomwatch kernel series' thrash rule (a later patch): ", n,
+		n == 1 ? "" : "s");
+	list_missing(err, missing, true);
+	fprintf(err, "\noomwatch: running without %s: thrashing and thrash "
+		"grants will not be seen\n", n == 1 ? "it" : "them");
+}
+
 static int check_tracepoints(const struct ow_sys *sys, bool tolerate,
 			     FILE *err, bool *missing)
 {
@@ -156,6 +188,10 @@ static int check_tracepoints(const struct ow_sys *sys, bool tolerate,
 		missing[i] = !tp_present(sys, &ow_tracepoints[i]);
 	stock = count_missing(missing, false);
 	ours = count_missing(missing, true);
+	if (ours && !stock && only_optional(missing)) {
+		say_optional(err, missing, ours);
+		return 0;
+	}
 	if (stock) {
 		fprintf(err, "oomwatch: this kernel lacks %u stock tracepoint%s "
 			"oomwatch always needs: ", stock, stock == 1 ? "" : "s");
@@ -177,8 +213,8 @@ static int check_tracepoints(const struct ow_sys *sys, bool tolerate,
 			"tracepoint%s this kernel lacks (", ours,
 			ours == 1 ? "" : "s");
 		list_missing(err, missing, true);
-		fprintf(err, "); the arbiter's and the token's decisions will "
-			"not be seen\n");
+		fprintf(err, "); the arbiter's, the token's and the thrash "
+			"rule's decisions will not be seen\n");
 	}
 	return 0;
 }

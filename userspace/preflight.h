@@ -10,7 +10,12 @@
  *                BTF's btf_trace_<name> typedef, which exists exactly
  *                when the tracepoint does.  That probe is reliable on 6.1
  *                with libbpf 1.1; libbpf_probe_bpf_prog_type() for
- *                BPF_PROG_TYPE_TRACING is not.
+ *                BPF_PROG_TYPE_TRACING is not.  The stock ones are
+ *                required; ours are required unless --tolerate-missing,
+ *                except the thrash rule's (optional): a later patch of
+ *                the series, so a kernel of an older series lacks them.
+ *                Missing optional ones are said and left unloaded, and
+ *                the run goes on without them.
  *
  * No libbpf here: the caller hands in how to look a type up, so the host
  * tests can run every path with a fake kernel.
@@ -32,6 +37,7 @@ struct ow_tracepoint {
 	const char *name;	/* tracepoint, and the btf_trace_ suffix */
 	const char *prog;	/* program name in oomwatch.bpf.c */
 	bool ours;		/* comes with the patched kernel only */
+	bool optional;		/* ours, from a later patch: never fatal */
 };
 
 #define OW_MAX_TRACEPOINTS	32	/* size of a caller's disabled[] */

@@ -284,38 +284,60 @@ static void name_memcgs(struct ow_session *s, const struct oomwatch_event *ev)
 {
 	if (ev->type == OW_OOM_REQUEST)
 		name_memcg(s, ev->request.memcg_id, 0);
+	else if (ev->type == OW_THRASH_TAKE)
+		name_memcg(s, ev->take.memcg_id, 0);
 	else if (ev->type == OW_MARK_VICTIM)
 		name_memcg(s, ev->victim.memcg_id, 0);
 }
 
+/* A request, its verdicts, a thrash take: a task asking for a kill. */
 static bool about_request(unsigned int type)
 {
-	return type >= OW_OOM_REQUEST && type <= OW_OOM_FALLBACK &&
-	       type != OW_OOM_GRANT;
+	return (type >= OW_OOM_REQUEST && type <= OW_OOM_FALLBACK &&
+		type != OW_OOM_GRANT) || type == OW_THRASH_TAKE;
+}
+
+/* Where the task asks: a request or a take is raised in its context. */
+static bool asks(unsigned int type)
+{
+	return type == OW_OOM_REQUEST || type == OW_THRASH_TAKE;
+}
+
+/* The memcg the event carries (from version 2), 0 if none. */
+static __u64 recorded_memcg(const struct ow_session *s,
+			    const struct oomwatch_event *ev)
+{
+	if (s->version < 2)
+		return 0;
+	if (ev->type == OW_OOM_REQUEST)
+		return ev->request.memcg_id;
+	return ev->type == OW_THRASH_TAKE ? ev->take.memcg_id : 0;
 }
 
 /*
- * A version 2 request says which memcg its requester was in (0: none
- * known).  For a version 1 one, a request of id 0 and a verdict, only a
- * live run can ask /proc: at the request (for the timeline and -c), and
- * at a verdict only for -c.
+ * A version 2 request, and a take, say which memcg their task was in (0:
+ * none known).  For a version 1 one, an id of 0 and a verdict, only a
+ * live run can ask /proc: at the request or take (for the timeline and
+ * -c), and at a verdict only for -c.
  */
 static void requester_of(struct ow_session *s, const struct oomwatch_event *ev,
 			 struct ow_requester *who)
 {
+	__u64 id = recorded_memcg(s, ev);
+
 	memset(who, 0, sizeof(*who));
-	if (ev->type == OW_OOM_REQUEST && s->version >= 2 &&
-	    ev->request.memcg_id) {
+	if (id) {
 		who->known = true;
-		who->memcg_id = ev->request.memcg_id;
+		who->memcg_id = id;
 		return;
 	}
 	if (!s->o.memcg_of || !about_request(ev->type))
 		return;
-	if (ev->type != OW_OOM_REQUEST && !s->o.cgroup)
+	if (!asks(ev->type) && !s->o.cgroup)
 		return;
-	who->known = s->o.memcg_of(s->o.memcg_ctx, ev->request.pid,
-				   &who->memcg_id);
+	who->known = s->o.memcg_of(s->o.memcg_ctx,
+				   ev->type == OW_THRASH_TAKE ? ev->take.pid :
+				   ev->request.pid, &who->memcg_id);
 }
 
 void ow_session_event(struct ow_session *s, const struct oomwatch_event *ev)

@@ -13,9 +13,10 @@
  *            inline (then they are "!!" lines in it)
  *
  * JSON lines (-j, --record) are written in the version of the source:
- * live, OOMWATCH_FORMAT_VERSION; a replay, its recording's.  In version 2
- * a memcg line names each memcg id an event names (an oom_request's
- * requester, a mark_victim's victim), and the ids of its ancestors,
+ * live, OOMWATCH_FORMAT_VERSION; a replay, its recording's.  From version
+ * 2 a memcg line names each memcg id an event names (an oom_request's
+ * requester, an oom_thrash_take's taker, a mark_victim's victim), and the
+ * ids of its ancestors,
  * before that event: a replay passes on the recording's memcg lines, a
  * live run resolves ids under cgroup_root (cgroup.h), keeping what it
  * found and what it did not, so that an id costs one walk of the tree

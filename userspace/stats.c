@@ -112,6 +112,8 @@ void ow_stats_feed(struct ow_stats *s, const struct oomwatch_event *ev)
 	ow_ep_ref_feed(&s->ep, ev, NULL);
 	st = &ow_ep_of(&s->ep)->step;
 	s->events++;
+	if (ev->ts_ns > s->last_ts)
+		s->last_ts = ev->ts_ns;
 	s->count[ev->type < OW_NR_TYPES ? ev->type : 0]++;
 	on_ended(s, st, ev->ts_ns);
 	on_kill(s, st, ev->ts_ns);
@@ -120,6 +122,52 @@ void ow_stats_feed(struct ow_stats *s, const struct oomwatch_event *ev)
 void ow_stats_lost(struct ow_stats *s, unsigned long long count)
 {
 	s->lost += count;
+}
+
+/* ---------------------------------------------------------- thrashing */
+
+/* A node the thrash rule did anything on. */
+static bool thrash_node(const struct ow_ep_node *n)
+{
+	return n->th.seen || n->th_takes;
+}
+
+/* Thrashing, set to clear; a spell still open up to the last event. */
+static unsigned long long thrash_ns(const struct ow_stats *s,
+				    const struct ow_ep_node *n)
+{
+	unsigned long long ns = n->th_ns;
+
+	if (n->th.state == OW_TH_ON)
+		ns += since(n->th.state_ts, s->last_ts);
+	return ns;
+}
+
+static const char *plural(unsigned long n)
+{
+	return n == 1 ? "" : "s";
+}
+
+static void print_thrashing(FILE *f, struct ow_stats *s)
+{
+	const struct ow_episodes *m = ow_ep_of(&s->ep);
+	bool any = false;
+
+	for (size_t i = 0; i < m->nr_node; i++) {
+		const struct ow_ep_node *n = &m->node[i];
+
+		if (!thrash_node(n))
+			continue;
+		if (!any)
+			fprintf(f, "  thrashing (the thrash rule):\n");
+		any = true;
+		fprintf(f, "    node %d: %lu set%s, %.3f s thrashing%s, %lu "
+			"grant%s, %lu take%s\n", n->nid, n->th_sets,
+			plural(n->th_sets), thrash_ns(s, n) / 1e9,
+			n->th.state == OW_TH_ON ? " (still at the end)" : "",
+			n->th_grants, plural(n->th_grants), n->th_takes,
+			plural(n->th_takes));
+	}
 }
 
 /* ----------------------------------------------------------- printing */
@@ -167,6 +215,7 @@ void ow_stats_print(FILE *f, struct ow_stats *s, const struct ow_checker *c)
 		fprintf(f, "  %-22s %llu\n", "(unknown type)", s->count[0]);
 	print_latency(f, "request -> verdict", &s->request_to_verdict);
 	print_latency(f, "unreclaimable -> kill", &s->unreclaimable_to_kill);
+	print_thrashing(f, s);
 	if (s->dropped_samples)
 		fprintf(f, "  %llu latency samples dropped (out of memory)\n",
 			s->dropped_samples);
@@ -182,6 +231,30 @@ static void json_latency(FILE *f, const char *key, struct ow_samples *x)
 	fprintf(f, ",\"%s\":{\"n\":%zu,\"min\":%llu,\"median\":%llu,"
 		"\"p95\":%llu,\"max\":%llu}", key, p.n, p.min, p.median, p.p95,
 		p.max);
+}
+
+/*
+ * The first OW_STATS_THRASH_NODES nodes, and how many there were: the
+ * summary is a line of a recording, which must stay within OW_LINE_MAX
+ * (an entry takes 144 bytes at most, the rest of the line some 2100).
+ */
+static void json_thrashing(FILE *f, struct ow_stats *s)
+{
+	const struct ow_episodes *m = ow_ep_of(&s->ep);
+	unsigned int nr = 0;
+
+	fprintf(f, ",\"thrashing\":[");
+	for (size_t i = 0; i < m->nr_node; i++) {
+		const struct ow_ep_node *n = &m->node[i];
+
+		if (!thrash_node(n) || nr++ >= OW_STATS_THRASH_NODES)
+			continue;
+		fprintf(f, "%s{\"nid\":%d,\"sets\":%lu,\"thrashing_ms\":%llu,"
+			"\"grants\":%lu,\"takes\":%lu}", nr > 1 ? "," : "",
+			n->nid, n->th_sets, thrash_ns(s, n) / 1000000,
+			n->th_grants, n->th_takes);
+	}
+	fprintf(f, "],\"thrashing_nodes\":%u", nr);
 }
 
 static void json_checker(FILE *f, const struct ow_checker *c)
@@ -222,6 +295,7 @@ int ow_stats_write_json(FILE *f, unsigned int version, struct ow_stats *s,
 	fprintf(f, "}");
 	json_latency(f, "request_to_verdict_ns", &s->request_to_verdict);
 	json_latency(f, "unreclaimable_to_kill_ns", &s->unreclaimable_to_kill);
+	json_thrashing(f, s);
 	fprintf(f, ",\"dropped_samples\":%llu", s->dropped_samples);
 	if (c)
 		json_checker(f, c);

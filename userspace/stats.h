@@ -11,7 +11,8 @@
  *                        pid it names: a grant settles every request
  *                        waiting there), an oom_veto or oom_fallback
  *                        naming the pid, its node's recovery, the
- *                        requester's kill or exit.  oom_defer is no
+ *                        requester's kill or exit, its own thrash
+ *                        take.  oom_defer is no
  *                        verdict: the task keeps waiting.  A task asking
  *                        again while it waits keeps its first request's
  *                        clock;
@@ -24,6 +25,11 @@
  * An OOM episode is a global kill; the further members of one
  * memory.oom.group kill are the same episode.
  *
+ * Per node the thrash rule's work, as the episode model counts it:
+ * thrashing_sets, the time thrashing (set to clear, from the recorded
+ * timestamps; a spell still open counts up to the last event), thrash
+ * grants and takes.
+ *
  * Samples are kept in growable arrays (malloc); when memory runs out a
  * sample is dropped and counted, never the program.
  */
@@ -34,6 +40,9 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "checker.h"
+
+/* Nodes the summary line lists in "thrashing" (it says how many there are). */
+#define OW_STATS_THRASH_NODES	8
 
 struct ow_samples {
 	unsigned long long *v;
@@ -66,7 +75,8 @@ struct ow_stats {
 	struct ow_samples request_to_verdict;
 	struct ow_samples unreclaimable_to_kill;
 
-	struct ow_ep_ref ep;		/* requests, kills, unreclaimable spells */
+	struct ow_ep_ref ep;		/* requests, kills, spells, thrashing */
+	unsigned long long last_ts;	/* of the latest event */
 };
 
 /*
@@ -80,10 +90,12 @@ void ow_stats_free(struct ow_stats *s);
 
 /*
  * The human summary, several lines, and the JSON "summary" line:
- *   {"v":2,"type":"summary","events":N,"lost":N,"episodes":N,
+ *   {"v":3,"type":"summary","events":N,"lost":N,"episodes":N,
  *    "counts":{"mark_victim":N,...every type...},
  *    "request_to_verdict_ns":{"n":N,"min":N,"median":N,"p95":N,"max":N},
- *    "unreclaimable_to_kill_ns":{...},"dropped_samples":N,
+ *    "unreclaimable_to_kill_ns":{...},
+ *    "thrashing":[{"nid":N,"sets":N,"thrashing_ms":N,"grants":N,
+ *                  "takes":N},...],"thrashing_nodes":N,"dropped_samples":N,
  *    "pending_requests":N,"violations_total":N,
  *    "violations":{"no_kill_without_grant":N,...},
  *    "checked":["liveness",...]}

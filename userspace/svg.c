@@ -82,6 +82,10 @@ static bool wanted(unsigned int type)
 	case OW_OOM_VETO:
 	case OW_OOM_GRANT:
 	case OW_OOM_FALLBACK:
+	case OW_THRASHING_SET:
+	case OW_THRASHING_CLEAR:
+	case OW_THRASH_GRANT:
+	case OW_THRASH_TAKE:
 		return true;
 	default:
 		return false;
@@ -184,10 +188,25 @@ static int node_of(const struct oomwatch_event *ev)
 	case OW_RECLAIM_RETRY_ZONE:
 		nid = ev->retry.nid;
 		break;
+	case OW_THRASHING_SET:
+	case OW_THRASHING_CLEAR:
+		nid = ev->thrash.nid;
+		break;
+	case OW_THRASH_GRANT:
+		nid = ev->thrash_grant.nid;
+		break;
+	case OW_THRASH_TAKE:
+		nid = ev->take.nid;
+		break;
 	default:
 		return -1;
 	}
 	return nid >= 0 && nid < MAX_NODES ? nid : -1;
+}
+
+static bool is_thrash(unsigned int type)
+{
+	return type >= OW_THRASHING_SET && type <= OW_THRASH_TAKE;
 }
 
 static void row_label(FILE *f, double y, const char *what, int nid)
@@ -215,6 +234,9 @@ static void head(FILE *f, int height)
 		".veto{fill:#4dac26;stroke:#1b7837}\n"
 		".grant{fill:#d6604d;stroke:#67001f}\n"
 		".fallback{fill:#fdb863;stroke:#b35806}\n"
+		".thrash{fill:#c2a5cf;stroke:#762a83}\n"
+		".tgrant{fill:#762a83;stroke:#40004b}\n"
+		".take{stroke:#40004b;stroke-width:2}\n"
 		".free{fill:none;stroke-width:2}\n"
 		".min{fill:none;stroke-width:1.5;stroke-dasharray:5 3}\n"
 		".afree{fill:none;stroke-width:1;stroke-opacity:.6}\n"
@@ -228,6 +250,18 @@ static void head(FILE *f, int height)
 		"</style>\n"
 		"<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" "
 		"fill=\"#fff\"/>\n", WIDTH, height);
+}
+
+/* Said only when the recording has them (format 3 on a kernel with it). */
+static void thrash_config(FILE *f, const struct ow_config *c)
+{
+	if (c->oom_arbiter_thrash == OW_CONFIG_UNKNOWN)
+		return;
+	fprintf(f, ", thrash %d, thrash_timeout_ms ", c->oom_arbiter_thrash);
+	if (c->oom_thrash_timeout_ms == OW_CONFIG_UNKNOWN)
+		fprintf(f, "unknown");
+	else
+		fprintf(f, "%d", c->oom_thrash_timeout_ms);
 }
 
 static void title(FILE *f, const struct ow_header *h,
@@ -259,6 +293,7 @@ static void title(FILE *f, const struct ow_header *h,
 			else
 				fprintf(f, "%d", v[i]);
 		}
+		thrash_config(f, &h->config);
 	} else {
 		fprintf(f, "configuration unknown");
 	}
@@ -451,6 +486,88 @@ static void unrecl_row(FILE *f, const struct ow_svg *g, const struct geom *gm,
 	}
 	if (set)
 		unrecl_span(f, gm, y, from, gm->t1, NULL);
+}
+
+/* ------------------------------------------------------ thrashing row */
+
+static void thrash_span(FILE *f, const struct geom *gm, int y,
+			unsigned long long from, unsigned long long to,
+			const struct oomwatch_event *clear)
+{
+	double x0 = x_of(gm, from), x1 = x_of(gm, to);
+
+	fprintf(f, "<rect class=\"thrash\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
+		"height=\"%d\"%s><title>thrashing from %.6f s ", x0, y + 4,
+		x1 - x0 > 1 ? x1 - x0 : 1, LANE - 8,
+		clear ? "" : " stroke-dasharray=\"3 2\"", secs(from));
+	if (clear)
+		fprintf(f, "to %.6f s (%u ms): %s", secs(to),
+			clear->thrash.duration_ms,
+			ow_thrash_clear_reason_name(clear->thrash.reason));
+	else
+		fprintf(f, "to the end: never cleared");
+	fprintf(f, "</title></rect>\n");
+}
+
+static void thrash_grant_mark(FILE *f, const struct geom *gm, int y,
+			      const struct oomwatch_event *e)
+{
+	double x = x_of(gm, e->ts_ns), m = y + LANE / 2.0;
+
+	fprintf(f, "<polygon class=\"tgrant\" points=\"%.1f,%.1f %.1f,%.1f "
+		"%.1f,%.1f\"><title>%.6f s: oom_thrash_grant, thrashing %u ms, "
+		"swap %llu of %llu pages free</title></polygon>\n", x, m - 7,
+		x + 6, m + 5, x - 6, m + 5, secs(e->ts_ns),
+		e->thrash_grant.thrashing_ms,
+		(unsigned long long)e->thrash_grant.swap_free,
+		(unsigned long long)e->thrash_grant.swap_total);
+}
+
+static void take_mark(FILE *f, const struct geom *gm, int y,
+		      const struct oomwatch_event *e)
+{
+	double x = x_of(gm, e->ts_ns);
+
+	fprintf(f, "<line class=\"take\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
+		"y2=\"%d\"><title>%.6f s: oom_thrash_take by ", x, y, x,
+		y + LANE, secs(e->ts_ns));
+	task_text(f, e->take.comm, e->take.pid);
+	fprintf(f, ", order %d</title></line>\n", e->take.order);
+}
+
+/* Windows first, marks over them. */
+static void thrash_row(FILE *f, const struct ow_svg *g, const struct geom *gm,
+		       int y, int nid)
+{
+	unsigned long long from = 0;
+	bool set = false;
+
+	row_label(f, y + 16, "thrashing", nid);
+	for (size_t i = 0; i < g->n; i++) {
+		const struct oomwatch_event *e = &g->ev[i];
+
+		if (node_of(e) != nid)
+			continue;
+		if (e->type == OW_THRASHING_SET && !set) {
+			set = true;
+			from = e->ts_ns;
+		} else if (e->type == OW_THRASHING_CLEAR && set) {
+			thrash_span(f, gm, y, from, e->ts_ns, e);
+			set = false;
+		}
+	}
+	if (set)
+		thrash_span(f, gm, y, from, gm->t1, NULL);
+	for (size_t i = 0; i < g->n; i++) {
+		const struct oomwatch_event *e = &g->ev[i];
+
+		if (node_of(e) != nid)
+			continue;
+		if (e->type == OW_THRASH_GRANT)
+			thrash_grant_mark(f, gm, y, e);
+		else if (e->type == OW_THRASH_TAKE)
+			take_mark(f, gm, y, e);
+	}
 }
 
 /* One mark per request event; shapes tell the kinds apart. */
@@ -659,7 +776,8 @@ static void chart_row(FILE *f, const struct ow_svg *g, const struct geom *gm,
 			"node</text>\n", LEFT + 8, y + CHART / 2);
 }
 
-static void legend(FILE *f, int y)
+/* Eight items a row; the thrash rule's only when the picture has them. */
+static void legend(FILE *f, int y, bool thrash)
 {
 	static const struct {
 		const char *fill;
@@ -673,16 +791,20 @@ static void legend(FILE *f, int y)
 		{ "#4dac26", "veto" },
 		{ "#d6604d", "grant" },
 		{ "#fdb863", "fallback" },
+		{ "#c2a5cf", "node thrashing" },
+		{ "#762a83", "thrash grant" },
+		{ "#40004b", "thrash take" },
 	};
+	size_t n = sizeof(items) / sizeof(items[0]);
 
-	for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); i++) {
-		int x = 8 + (int)i * 145;
+	for (size_t i = 0; i < (thrash ? n : 8); i++) {
+		int x = 8 + (int)(i % 8) * 145, yi = y + (int)(i / 8) * 16;
 
 		fprintf(f, "<rect class=\"lg\" x=\"%d\" y=\"%d\" width=\"10\" "
-			"height=\"10\" fill=\"%s\" stroke=\"#333\"/>\n", x, y,
+			"height=\"10\" fill=\"%s\" stroke=\"#333\"/>\n", x, yi,
 			items[i].fill);
 		fprintf(f, "<text x=\"%d\" y=\"%d\">%s</text>\n", x + 14,
-			y + 9, items[i].what);
+			yi + 9, items[i].what);
 	}
 }
 
@@ -690,9 +812,9 @@ static void legend(FILE *f, int y)
 
 int ow_svg_write(struct ow_svg *g, FILE *f, const struct ow_header *h)
 {
-	bool nodes[MAX_NODES] = { false };
+	bool nodes[MAX_NODES] = { false }, thrash[MAX_NODES] = { false };
 	struct geom gm = { 0, 0 };
-	int nr_nodes = 0, height, y;
+	int nr_nodes = 0, nr_thrash = 0, height, y;
 
 	for (size_t i = 0; i < g->n; i++) {
 		int nid = node_of(&g->ev[i]);
@@ -705,11 +827,17 @@ int ow_svg_write(struct ow_svg *g, FILE *f, const struct ow_header *h)
 			nodes[nid] = true;
 			nr_nodes++;
 		}
+		/* a lane for the thrash rule only where it did something */
+		if (nid >= 0 && is_thrash(g->ev[i].type) && !thrash[nid]) {
+			thrash[nid] = true;
+			nr_thrash++;
+		}
 	}
 	if (gm.t1 <= gm.t0)
 		gm.t1 = gm.t0 + NS_PER_S;	/* one instant: one second */
 	height = TOP + 2 * LANE + GAP +
-		 nr_nodes * (2 * LANE + CHART + 2 * GAP) + LEGEND;
+		 nr_nodes * (2 * LANE + CHART + 2 * GAP) + nr_thrash * LANE +
+		 LEGEND;
 	head(f, height);
 	title(f, h, g);
 	axis(f, &gm, height - LEGEND);
@@ -721,11 +849,15 @@ int ow_svg_write(struct ow_svg *g, FILE *f, const struct ow_header *h)
 		if (!nodes[nid])
 			continue;
 		unrecl_row(f, g, &gm, y, nid);
+		if (thrash[nid]) {
+			thrash_row(f, g, &gm, y + LANE, nid);
+			y += LANE;
+		}
 		requests_row(f, g, &gm, y + LANE, nid);
 		chart_row(f, g, &gm, y + 2 * LANE + GAP / 2, nid);
 		y += 2 * LANE + CHART + 2 * GAP;
 	}
-	legend(f, height - LEGEND + 16);
+	legend(f, height - LEGEND + 16, nr_thrash > 0);
 	fprintf(f, "</svg>\n");
 	if (fflush(f) || ferror(f)) {
 		if (!errno)

@@ -11,6 +11,10 @@
  *                        bypasses                        class "bypass"
  *   per node N:
  *     unreclaimable      set -> clear windows            class "unrecl"
+ *     thrashing          (only a node with thrash events)
+ *                        thrashing_set -> clear windows  class "thrash"
+ *                        oom_thrash_grant                class "tgrant"
+ *                        oom_thrash_take                 class "take"
  *     requests           oom_request                     class "request"
  *                        oom_defer / oom_veto            "defer" / "veto"
  *                        oom_grant / oom_fallback        "grant" / "fallback"

@@ -48,6 +48,10 @@ static const char *const event_names[OW_NR_TYPES] = {
 	[OW_OOM_GRANT]		 = "oom_grant",
 	[OW_OOM_FALLBACK]	 = "oom_fallback",
 	[OW_TASK_EXIT]		 = "task_exit",
+	[OW_THRASHING_SET]	 = "thrashing_set",
+	[OW_THRASHING_CLEAR]	 = "thrashing_clear",
+	[OW_THRASH_GRANT]	 = "oom_thrash_grant",
+	[OW_THRASH_TAKE]	 = "oom_thrash_take",
 };
 
 static const char *const constraint_names[] = {
@@ -89,6 +93,14 @@ static const char *const verdict_names[] = {
 	[OW_STOCK_NOFS]			= "nofs",
 	[OW_STOCK_DISABLED]		= "disabled",
 	[OW_STOCK_FREEZING]		= "freezing",
+	[OW_THRASH_NOT_THRASHING]	= "not_thrashing",
+	[OW_THRASH_SWAP_FREE]		= "swap_free",
+	[OW_THRASH_ABOVE_HIGH]		= "above_high",
+};
+
+static const char *const thrash_clear_names[] = {
+	[OW_THRASH_CALM]	= "calm",
+	[OW_THRASH_DISABLED]	= "disabled",
 };
 
 #define NAME_OF(tab, v)	((v) < ARRAY_SIZE(tab) && (tab)[v] ? (tab)[v] : \
@@ -133,6 +145,11 @@ const char *ow_verdict_reason_name(unsigned int v)
 	return NAME_OF(verdict_names, v);
 }
 
+const char *ow_thrash_clear_reason_name(unsigned int v)
+{
+	return NAME_OF(thrash_clear_names, v);
+}
+
 void ow_config_unknown(struct ow_config *cfg)
 {
 	cfg->oom_arbiter = OW_CONFIG_UNKNOWN;
@@ -140,6 +157,8 @@ void ow_config_unknown(struct ow_config *cfg)
 	cfg->oom_arbiter_fallback_ms = OW_CONFIG_UNKNOWN;
 	cfg->swap_token = OW_CONFIG_UNKNOWN;
 	cfg->swap_token_bypass_priority = OW_CONFIG_UNKNOWN;
+	cfg->oom_arbiter_thrash = OW_CONFIG_UNKNOWN;
+	cfg->oom_thrash_timeout_ms = OW_CONFIG_UNKNOWN;
 }
 
 /* --------------------------------------------------------------- tables */
@@ -155,6 +174,8 @@ enum field_kind {
 /*
  * since: the format version that added the field.  A line of an older
  * version neither carries it nor may carry it, and decodes it as 0.
+ * max: for an enum the checker's rules depend on, the largest value the
+ * kernel traces (anything above is malformed); 0: any value is read.
  */
 struct field {
 	const char *name;
@@ -162,12 +183,14 @@ struct field {
 	unsigned char kind;
 	unsigned char since;
 	const char *(*enum_name)(unsigned int value);
+	unsigned int max;
 };
 
 #define EV_OFF(m)	offsetof(struct oomwatch_event, m)
-#define FLD(n, m, k)	{ n, EV_OFF(m), k, 1, NULL }
-#define FLD_SINCE(n, m, k, v)	{ n, EV_OFF(m), k, v, NULL }
-#define ENUMF(n, m, fn)	{ n, EV_OFF(m), F_ENUM, 1, fn }
+#define FLD(n, m, k)	{ n, EV_OFF(m), k, 1, NULL, 0 }
+#define FLD_SINCE(n, m, k, v)	{ n, EV_OFF(m), k, v, NULL, 0 }
+#define ENUMF(n, m, fn)	{ n, EV_OFF(m), F_ENUM, 1, fn, 0 }
+#define ENUMF_MAX(n, m, fn, mx)	{ n, EV_OFF(m), F_ENUM, 1, fn, mx }
 
 static bool in_version(const struct field *f, unsigned int version)
 {
@@ -180,6 +203,8 @@ _Static_assert(sizeof(((struct oomwatch_event *)0)->token.holder_comm) ==
 	       OOMWATCH_COMM_LEN, "token.holder_comm");
 _Static_assert(sizeof(((struct oomwatch_event *)0)->request.comm) ==
 	       OOMWATCH_COMM_LEN, "request.comm");
+_Static_assert(sizeof(((struct oomwatch_event *)0)->take.comm) ==
+	       OOMWATCH_COMM_LEN, "take.comm");
 
 /* "v" and "type" are handled apart: they select how to read the rest. */
 static const struct field common_fields[] = {
@@ -312,13 +337,84 @@ static const struct field exit_fields[] = {
 	FLD("exit_tgid", exit.tgid, F_U32),
 };
 
+/* reason and duration_ms mean nothing for set: 0, no name (as above). */
+static const struct field thrash_set_fields[] = {
+	FLD("nid", thrash.nid, F_S32),
+	FLD("reason", thrash.reason, F_U32),
+	FLD("duration_ms", thrash.duration_ms, F_U32),
+	FLD("window_ms", thrash.window_ms, F_U32),
+	FLD("restored", thrash.restored, F_U64),
+	FLD("reclaimed", thrash.reclaimed, F_U64),
+};
+
+/* The checker's rules tell calm from disabled: no other value is read. */
+static const struct field thrash_clear_fields[] = {
+	FLD("nid", thrash.nid, F_S32),
+	ENUMF_MAX("reason", thrash.reason, ow_thrash_clear_reason_name,
+		  OW_THRASH_CLEAR_MAX),
+	FLD("duration_ms", thrash.duration_ms, F_U32),
+	FLD("window_ms", thrash.window_ms, F_U32),
+	FLD("restored", thrash.restored, F_U64),
+	FLD("reclaimed", thrash.reclaimed, F_U64),
+};
+
+/* Followed by "zones", as oom_grant's, with "high" for "min". */
+static const struct field thrash_grant_fields[] = {
+	FLD("nid", thrash_grant.nid, F_S32),
+	FLD("thrashing_ms", thrash_grant.thrashing_ms, F_U32),
+	FLD("restored", thrash_grant.restored, F_U64),
+	FLD("reclaimed", thrash_grant.reclaimed, F_U64),
+	FLD("swap_free", thrash_grant.swap_free, F_U64),
+	FLD("swap_total", thrash_grant.swap_total, F_U64),
+	FLD("nr_zones", thrash_grant.nr_zones, F_U32),
+};
+
+/* Raised in the taker's own context, like oom_request: its memcg too. */
+static const struct field take_fields[] = {
+	FLD("take_pid", take.pid, F_U32),
+	FLD("nid", take.nid, F_S32),
+	FLD("order", take.order, F_S32),
+	FLD("gfp_flags", take.gfp_flags, F_U32),
+	FLD("memcg_id", take.memcg_id, F_U64),
+	FLD("take_comm", take.comm, F_COMM),
+};
+
+/*
+ * The array after a grant's flat fields: nr_zones entries of two u64
+ * members, under their JSON names.  oom_grant's and oom_thrash_grant's
+ * differ in the second member and in how many the record holds.
+ */
+struct zones_desc {
+	unsigned short nr_off;		/* the __u32 count */
+	unsigned short off;		/* zone[0] */
+	unsigned int max;		/* entries the record holds */
+	const char *keys[2];
+};
+
+_Static_assert(sizeof(struct ow_zone_evidence) == 2 * sizeof(__u64) &&
+	       sizeof(struct ow_thrash_zone) == 2 * sizeof(__u64),
+	       "a zone is two u64");
+
+static const struct zones_desc grant_zones = {
+	EV_OFF(grant.nr_zones), EV_OFF(grant.zone), OOMWATCH_MAX_ZONES,
+	{ "free", "min" },
+};
+
+static const struct zones_desc thrash_zones = {
+	EV_OFF(thrash_grant.nr_zones), EV_OFF(thrash_grant.zone),
+	OOMWATCH_THRASH_ZONES, { "free", "high" },
+};
+
+/* since: the format version that added the type (as for fields). */
 struct type_desc {
 	const struct field *fields;
 	unsigned int nfields;
-	bool zones;
+	const struct zones_desc *zones;	/* NULL: none */
+	unsigned char since;
 };
 
-#define TD(tab)	{ tab, ARRAY_SIZE(tab), false }
+#define TD(tab)	{ tab, ARRAY_SIZE(tab), NULL, 1 }
+#define TD_SINCE(tab, z, v)	{ tab, ARRAY_SIZE(tab), z, v }
 
 static const struct type_desc types[OW_NR_TYPES] = {
 	[OW_MARK_VICTIM]	 = TD(victim_fields),
@@ -338,10 +434,14 @@ static const struct type_desc types[OW_NR_TYPES] = {
 	[OW_OOM_REQUEST]	 = TD(request_fields),
 	[OW_OOM_DEFER]		 = TD(verdict_fields),
 	[OW_OOM_VETO]		 = TD(verdict_fields),
-	[OW_OOM_GRANT]		 = { grant_fields, ARRAY_SIZE(grant_fields),
-				     true },
+	[OW_OOM_GRANT]		 = TD_SINCE(grant_fields, &grant_zones, 1),
 	[OW_OOM_FALLBACK]	 = TD(fallback_fields),
 	[OW_TASK_EXIT]		 = TD(exit_fields),
+	[OW_THRASHING_SET]	 = TD_SINCE(thrash_set_fields, NULL, 3),
+	[OW_THRASHING_CLEAR]	 = TD_SINCE(thrash_clear_fields, NULL, 3),
+	[OW_THRASH_GRANT]	 = TD_SINCE(thrash_grant_fields, &thrash_zones,
+					    3),
+	[OW_THRASH_TAKE]	 = TD_SINCE(take_fields, NULL, 3),
 };
 
 static const struct type_desc *type_desc(unsigned int type)
@@ -351,27 +451,41 @@ static const struct type_desc *type_desc(unsigned int type)
 	return &types[type];
 }
 
+unsigned int ow_event_type_since(unsigned int type)
+{
+	const struct type_desc *t = type_desc(type);
+
+	return t ? t->since : 0;
+}
+
 /*
  * The sysctls of the header, in the order they are written, with the
- * ranges the kernel accepts for them (vm.rst of the series).  A value
- * outside its range is a malformed header, not a configuration: the
- * checker would silently switch off what depends on it.
+ * ranges the kernel accepts for them (vm.rst of the series) and the
+ * format version that added them.  A value outside its range is a
+ * malformed header, not a configuration: the checker would silently
+ * switch off what depends on it.
  */
 static const struct {
 	const char *name;
 	size_t off;
 	int min;
 	int max;
+	unsigned int since;
 } config_fields[] = {
-	{ "oom_arbiter", offsetof(struct ow_config, oom_arbiter), 0, 1 },
+	{ "oom_arbiter", offsetof(struct ow_config, oom_arbiter), 0, 1, 1 },
 	{ "oom_unreclaimable_timeout_ms",
 	  offsetof(struct ow_config, oom_unreclaimable_timeout_ms),
-	  0, 600000 },
+	  0, 600000, 1 },
 	{ "oom_arbiter_fallback_ms",
-	  offsetof(struct ow_config, oom_arbiter_fallback_ms), 100, 600000 },
-	{ "swap_token", offsetof(struct ow_config, swap_token), 0, 1 },
+	  offsetof(struct ow_config, oom_arbiter_fallback_ms), 100, 600000,
+	  1 },
+	{ "swap_token", offsetof(struct ow_config, swap_token), 0, 1, 1 },
 	{ "swap_token_bypass_priority",
-	  offsetof(struct ow_config, swap_token_bypass_priority), -1, 12 },
+	  offsetof(struct ow_config, swap_token_bypass_priority), -1, 12, 1 },
+	{ "oom_arbiter_thrash",
+	  offsetof(struct ow_config, oom_arbiter_thrash), 0, 1, 3 },
+	{ "oom_thrash_timeout_ms",
+	  offsetof(struct ow_config, oom_thrash_timeout_ms), 0, 600000, 3 },
 };
 
 /* Members are read and written with memcpy: the tables only know offsets. */
@@ -403,6 +517,38 @@ static const char *get_comm(const struct oomwatch_event *ev,
 			    const struct field *f)
 {
 	return (const char *)ev + f->off;
+}
+
+static __u32 zones_nr(const struct oomwatch_event *ev,
+		      const struct zones_desc *z)
+{
+	__u32 v;
+
+	memcpy(&v, (const char *)ev + z->nr_off, sizeof(v));
+	return v;
+}
+
+/* Member k (0: free, 1: min or high) of entry i; i < z->max. */
+static size_t zone_off(const struct zones_desc *z, unsigned int i,
+		       unsigned int k)
+{
+	return z->off + (i * 2 + k) * sizeof(__u64);
+}
+
+static __u64 zone_get(const struct oomwatch_event *ev,
+		      const struct zones_desc *z, unsigned int i,
+		      unsigned int k)
+{
+	__u64 v;
+
+	memcpy(&v, (const char *)ev + zone_off(z, i, k), sizeof(v));
+	return v;
+}
+
+static void zone_set(struct oomwatch_event *ev, const struct zones_desc *z,
+		     unsigned int i, unsigned int k, __u64 v)
+{
+	memcpy((char *)ev + zone_off(z, i, k), &v, sizeof(v));
 }
 
 /* -------------------------------------------------------------- encoder */
@@ -581,14 +727,31 @@ static void put_field(struct sb *b, const struct oomwatch_event *ev,
 	}
 }
 
-static void put_zones(struct sb *b, const struct oomwatch_event *ev)
+static void put_zones(struct sb *b, const struct oomwatch_event *ev,
+		      const struct zones_desc *z)
 {
 	sb_printf(b, ",\"zones\":[");
-	for (__u32 i = 0; i < ev->grant.nr_zones; i++)
-		sb_printf(b, "%s{\"free\":%llu,\"min\":%llu}", i ? "," : "",
-			  (unsigned long long)ev->grant.zone[i].free,
-			  (unsigned long long)ev->grant.zone[i].min);
+	for (__u32 i = 0; i < zones_nr(ev, z); i++)
+		sb_printf(b, "%s{\"%s\":%llu,\"%s\":%llu}", i ? "," : "",
+			  z->keys[0], (unsigned long long)zone_get(ev, z, i, 0),
+			  z->keys[1], (unsigned long long)zone_get(ev, z, i, 1));
 	sb_putc(b, ']');
+}
+
+/* What the decoder would refuse is never written: a round trip never fails. */
+static bool encodable(const struct oomwatch_event *ev,
+		      const struct type_desc *t, unsigned int version)
+{
+	if (version < t->since ||
+	    (t->zones && zones_nr(ev, t->zones) > t->zones->max))
+		return false;
+	for (unsigned int i = 0; i < t->nfields; i++) {
+		const struct field *f = &t->fields[i];
+
+		if (f->kind == F_ENUM && f->max && get_u32(ev, f) > f->max)
+			return false;
+	}
+	return true;
 }
 
 int ow_json_format_event(char *buf, size_t size, unsigned int version,
@@ -597,8 +760,7 @@ int ow_json_format_event(char *buf, size_t size, unsigned int version,
 	const struct type_desc *t = type_desc(ev->type);
 	struct sb b;
 
-	if (!version_known(version) || !t ||
-	    (t->zones && ev->grant.nr_zones > OOMWATCH_MAX_ZONES)) {
+	if (!version_known(version) || !t || !encodable(ev, t, version)) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -611,7 +773,7 @@ int ow_json_format_event(char *buf, size_t size, unsigned int version,
 		if (in_version(&t->fields[i], version))
 			put_field(&b, ev, &t->fields[i]);
 	if (t->zones)
-		put_zones(&b, ev);
+		put_zones(&b, ev, t->zones);
 	sb_printf(&b, "}\n");
 	return sb_finish(&b);
 }
@@ -636,6 +798,8 @@ int ow_json_format_header(char *buf, size_t size, unsigned int version,
 	for (size_t i = 0; i < ARRAY_SIZE(config_fields); i++) {
 		int v;
 
+		if (config_fields[i].since > version)
+			continue;
 		memcpy(&v, (const char *)cfg + config_fields[i].off, sizeof(v));
 		sb_printf(&b, "%s\"%s\":", i ? "," : "", config_fields[i].name);
 		if (v == OW_CONFIG_UNKNOWN)
@@ -1284,7 +1448,7 @@ static int store_field(struct jparser *p, const struct jnode *n,
 	switch (f->kind) {
 	case F_U32:
 	case F_ENUM:
-		if (to_u64(p, n, f->name, UINT32_MAX, &u))
+		if (to_u64(p, n, f->name, f->max ? f->max : UINT32_MAX, &u))
 			return -1;
 		u32 = u;
 		memcpy(dst, &u32, sizeof(u32));
@@ -1355,12 +1519,13 @@ static int missing(struct jparser *p, const char *name)
 }
 
 static int decode_zone(struct jparser *p, const struct jnode *z,
-		       unsigned int i, struct ow_zone_evidence *out)
+		       unsigned int i, const struct zones_desc *zd,
+		       struct oomwatch_event *ev)
 {
-	static const char *const keys[] = { "free", "min" };
-	__u64 *dst[] = { &out->free, &out->min };
+	const char *const *keys = zd->keys;
 	unsigned int seen = 0;
 	char name[48], m[MSG_SIZE];
+	__u64 v;
 
 	if (z->type != J_OBJ) {
 		snprintf(name, sizeof(name), "zones[%u]", i);
@@ -1374,8 +1539,9 @@ static int decode_zone(struct jparser *p, const struct jnode *z,
 			return jfail(p, "unknown field \"zones[%u].%s\"", i,
 				     key_msg(p, n, m, sizeof(m)));
 		snprintf(name, sizeof(name), "zones[%u].%.4s", i, keys[k]);
-		if (to_u64(p, n, name, UINT64_MAX, dst[k]))
+		if (to_u64(p, n, name, UINT64_MAX, &v))
 			return -1;
+		zone_set(ev, zd, i, k, v);
 		seen |= 1u << k;
 	}
 	for (unsigned int k = 0; k < 2; k++) {
@@ -1388,16 +1554,16 @@ static int decode_zone(struct jparser *p, const struct jnode *z,
 }
 
 static int decode_zones(struct jparser *p, const struct jnode *zones,
-			struct oomwatch_event *ev)
+			const struct zones_desc *zd, struct oomwatch_event *ev)
 {
-	__u32 nr = ev->grant.nr_zones;
+	__u32 nr = zones_nr(ev, zd);
 	unsigned int i = 0;
 
 	if (!zones)
 		return missing(p, "zones");
-	if (nr > OOMWATCH_MAX_ZONES)
-		return jfail(p, "field \"nr_zones\": %u out of range (at most %d)",
-			     nr, OOMWATCH_MAX_ZONES);
+	if (nr > zd->max)
+		return jfail(p, "field \"nr_zones\": %u out of range (at most %u)",
+			     nr, zd->max);
 	if (zones->type != J_ARR)
 		return jfail(p, "field \"zones\": expected an array");
 	if (zones->count != nr)
@@ -1405,7 +1571,7 @@ static int decode_zones(struct jparser *p, const struct jnode *zones,
 			     zones->count, nr);
 	for (unsigned short c = zones->child; c != J_NIL;
 	     c = p->node[c].next, i++)
-		if (decode_zone(p, &p->node[c], i, &ev->grant.zone[i]))
+		if (decode_zone(p, &p->node[c], i, zd, ev))
 			return -1;
 	return 0;
 }
@@ -1460,16 +1626,18 @@ static int decode_event(struct jparser *p, unsigned short root,
 	for (unsigned int i = 0; i < t->nfields; i++)
 		if (!(seen & (1u << i)) && in_version(&t->fields[i], version))
 			return missing(p, t->fields[i].name);
-	return t->zones ? decode_zones(p, zones, ev) : 0;
+	return t->zones ? decode_zones(p, zones, t->zones, ev) : 0;
 }
 
+/* The sysctls an older header does not carry stay unknown. */
 static int decode_config(struct jparser *p, const struct jnode *obj,
-			 struct ow_config *cfg)
+			 unsigned int version, struct ow_config *cfg)
 {
 	const unsigned int nr = ARRAY_SIZE(config_fields);
 	char name[64], m[MSG_SIZE];
 	unsigned int seen = 0;
 
+	ow_config_unknown(cfg);
 	if (obj->type != J_OBJ)
 		return jfail(p, "field \"config\": expected an object");
 	for (unsigned short c = obj->child; c != J_NIL; c = p->node[c].next) {
@@ -1484,6 +1652,11 @@ static int decode_config(struct jparser *p, const struct jnode *obj,
 		if (i == nr)
 			return jfail(p, "unknown field \"config.%s\"",
 				     key_msg(p, n, m, sizeof(m)));
+		if (config_fields[i].since > version)
+			return jfail(p, "unknown field \"config.%s\" in a "
+				     "version %u header (added in version %u)",
+				     config_fields[i].name, version,
+				     config_fields[i].since);
 		snprintf(name, sizeof(name), "config.%.40s", config_fields[i].name);
 		/* INT_MIN is how "unknown" is held: it is spelled null only. */
 		if (n->type == J_NULL)
@@ -1497,7 +1670,7 @@ static int decode_config(struct jparser *p, const struct jnode *obj,
 		seen |= 1u << i;
 	}
 	for (unsigned int i = 0; i < nr; i++) {
-		if (!(seen & (1u << i))) {
+		if (!(seen & (1u << i)) && config_fields[i].since <= version) {
 			snprintf(name, sizeof(name), "config.%.40s",
 				 config_fields[i].name);
 			return missing(p, name);
@@ -1507,7 +1680,7 @@ static int decode_config(struct jparser *p, const struct jnode *obj,
 }
 
 static int decode_header(struct jparser *p, unsigned short root,
-			 struct ow_header *h)
+			 unsigned int version, struct ow_header *h)
 {
 	static const char *const keys[] = {
 		"tool", "kernel", "config", "kswapd_period_ms",
@@ -1541,7 +1714,7 @@ static int decode_header(struct jparser *p, unsigned short root,
 			     msg_bytes(m, sizeof(m), p->buf + n[0]->off,
 				       n[0]->len));
 	if (to_bytes(p, n[1], "kernel", OW_KERNEL_MAX, h->kernel) ||
-	    decode_config(p, n[2], &h->config) ||
+	    decode_config(p, n[2], version, &h->config) ||
 	    to_u64(p, n[3], "kswapd_period_ms", UINT32_MAX, &u))
 		return -1;
 	h->kernel[OW_KERNEL_MAX] = '\0';
@@ -1665,7 +1838,7 @@ static int decode_tree(struct jparser *p, unsigned short root,
 	name = p->buf + t->off;
 	if (bytes_are(name, t->len, "header")) {
 		out->kind = OW_REC_HEADER;
-		return decode_header(p, root, &out->header);
+		return decode_header(p, root, out->version, &out->header);
 	}
 	if (bytes_are(name, t->len, "lost")) {
 		out->kind = OW_REC_LOST;
@@ -1687,6 +1860,10 @@ static int decode_tree(struct jparser *p, unsigned short root,
 	if (!type)
 		return jfail(p, "unknown event type \"%s\"",
 			     msg_bytes(m, sizeof(m), name, t->len));
+	if (types[type].since > out->version)
+		return jfail(p, "event type \"%s\" in a version %u line (added "
+			     "in version %u)", event_names[type], out->version,
+			     types[type].since);
 	out->kind = OW_REC_EVENT;
 	return decode_event(p, root, type, out->version, &out->event);
 }
@@ -1767,11 +1944,12 @@ bool ow_event_equal(const struct oomwatch_event *a,
 	if (!fields_equal(a, b, t->fields, t->nfields))
 		return false;
 	if (t->zones) {
-		for (__u32 i = 0; i < a->grant.nr_zones &&
-				  i < OOMWATCH_MAX_ZONES; i++)
-			if (a->grant.zone[i].free != b->grant.zone[i].free ||
-			    a->grant.zone[i].min != b->grant.zone[i].min)
-				return false;
+		for (__u32 i = 0; i < zones_nr(a, t->zones) &&
+				  i < t->zones->max; i++)
+			for (unsigned int k = 0; k < 2; k++)
+				if (zone_get(a, t->zones, i, k) !=
+				    zone_get(b, t->zones, i, k))
+					return false;
 	}
 	return true;
 }

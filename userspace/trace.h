@@ -1,28 +1,33 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * oomwatch: JSON-lines recordings of struct oomwatch_event, format version
- * OOMWATCH_FORMAT_VERSION (2); version 1 is still read and written.
+ * OOMWATCH_FORMAT_VERSION (3); versions 1 and 2 are still read and written.
  *
  * One JSON object per line, every line ends with '\n' and is at most
  * OW_LINE_MAX bytes long, newline included.  "type" tells the kinds apart:
  *
- *   {"v":2,"type":"header","tool":"oomwatch","kernel":"6.1.0",
+ *   {"v":3,"type":"header","tool":"oomwatch","kernel":"6.1.0",
  *    "config":{"oom_arbiter":1,"oom_unreclaimable_timeout_ms":5000,
  *              "oom_arbiter_fallback_ms":10000,"swap_token":1,
- *              "swap_token_bypass_priority":-1},"kswapd_period_ms":1000}
- *   {"v":2,"type":"memcg","memcg_id":4100,"path":"/job/a"}
- *   {"v":2,"seq":12,"ts_ns":123,"cpu":0,"pid":42,"tgid":42,"comm":"hog",
+ *              "swap_token_bypass_priority":-1,"oom_arbiter_thrash":1,
+ *              "oom_thrash_timeout_ms":10000},"kswapd_period_ms":1000}
+ *   {"v":3,"type":"memcg","memcg_id":4100,"path":"/job/a"}
+ *   {"v":3,"seq":12,"ts_ns":123,"cpu":0,"pid":42,"tgid":42,"comm":"hog",
  *    "type":"oom_request", ...payload...}
- *   {"v":2,"type":"lost","cpu":-1,"count":3}
- *   {"v":2,"type":"summary", ...anything...}
+ *   {"v":3,"type":"lost","cpu":-1,"count":3}
+ *   {"v":3,"type":"summary", ...anything...}
  *
  * Every line of one file carries the same "v": ow_reader refuses a file
  * whose version changes midway.  Version 2 added oom_request's
- * "memcg_id" and the "memcg" lines; a version 1 line holding either is
- * refused, as a version 1 reader refused them, with a message that says
- * which version has them.  A writer
- * writes the version of its source: a replay of a version 1 recording
- * writes version 1, having no memcg ids to write.
+ * "memcg_id" and the "memcg" lines; version 3 the thrash rule's events
+ * (thrashing_set, thrashing_clear, oom_thrash_grant, oom_thrash_take) and
+ * its sysctls in the header's config (oom_arbiter_thrash,
+ * oom_thrash_timeout_ms).  A line of an older version holding any of
+ * them is refused, as a reader of that version refused them, with a
+ * message that says which version has them; an older header decodes the
+ * sysctls it lacks as unknown.  A writer writes the version of its
+ * source: a replay of a version 1 recording writes version 1, having no
+ * memcg ids to write.
  *
  * A "memcg" line names a memcg id by its cgroup v2 path, from the cgroup2
  * root ("/" is the root itself), before the first event that names that
@@ -46,14 +51,21 @@
  *   reaper.pid  -> reaper_pid      token.tgid   -> token_tgid
  *   request.pid -> request_pid     request.comm -> request_comm
  *   grant.pid   -> grant_pid       exit.pid     -> exit_pid
- *   exit.tgid   -> exit_tgid
+ *   exit.tgid   -> exit_tgid       take.pid     -> take_pid
+ *   take.comm   -> take_comm
  *
  * Padding members are not written.  grant.zone[] is "zones":[{"free":N,
- * "min":N},...] with exactly nr_zones (<= OOMWATCH_MAX_ZONES) entries.
+ * "min":N},...] with exactly nr_zones (<= OOMWATCH_MAX_ZONES) entries;
+ * thrash_grant.zone[] is "zones":[{"free":N,"high":N},...] with exactly
+ * nr_zones (<= OOMWATCH_THRASH_ZONES, the kernel's zone[3]) entries.
  * Enums are written as the integer plus "<member>_name" (constraint_name
  * in mark_victim, reason_name in unreclaimable_clear, swap_token_grab,
- * swap_token_release, oom_defer and oom_veto).  The decoder uses the
- * integer; a name field is optional on input and must be a string.
+ * swap_token_release, oom_defer, oom_veto and thrashing_clear).  The
+ * decoder uses the integer; a name field is optional on input and must
+ * be a string.  Any integer is read for an enum, except thrashing_clear's
+ * reason, which the checker's rules depend on: a value the kernel cannot
+ * trace (above OW_THRASH_CLEAR_MAX) is malformed, and a new one will
+ * bump the version.
  *
  * Strings are byte strings: a comm or a cgroup name in a path can hold
  * any byte (a name no '/' and no NUL).  The encoder
@@ -90,13 +102,19 @@
 /* A sysctl this kernel lacks ("null" in the header); no sysctl takes it. */
 #define OW_CONFIG_UNKNOWN	INT_MIN
 
-/* The sysctls the checker's rules depend on, or OW_CONFIG_UNKNOWN. */
+/*
+ * The sysctls the checker's rules depend on, or OW_CONFIG_UNKNOWN.  The
+ * last two came with format version 3: an older header leaves them
+ * unknown.
+ */
 struct ow_config {
 	int oom_arbiter;
 	int oom_unreclaimable_timeout_ms;
 	int oom_arbiter_fallback_ms;
 	int swap_token;
 	int swap_token_bypass_priority;
+	int oom_arbiter_thrash;
+	int oom_thrash_timeout_ms;
 };
 
 /* Every value OW_CONFIG_UNKNOWN, as for a kernel without the series. */
@@ -110,10 +128,13 @@ void ow_config_unknown(struct ow_config *cfg);
  */
 const char *ow_event_type_name(unsigned int type);
 unsigned int ow_event_type_from_name(const char *name);	/* 0: unknown */
+/* The format version that added an event type; 0 for a type out of range. */
+unsigned int ow_event_type_since(unsigned int type);
 const char *ow_constraint_name(unsigned int constraint);
 const char *ow_clear_reason_name(unsigned int reason);
 const char *ow_token_reason_name(unsigned int reason);
 const char *ow_verdict_reason_name(unsigned int reason);
+const char *ow_thrash_clear_reason_name(unsigned int reason);
 
 /*
  * A comm (OOMWATCH_COMM_LEN bytes at most, up to its NUL if it has one)
@@ -142,13 +163,15 @@ bool ow_memcg_path_valid(const char *path, size_t len);
 /*
  * Encoders, each for one format version (OW_FORMAT_VERSION_MIN up to
  * OOMWATCH_FORMAT_VERSION): a line carries the fields of its version
- * only, so an oom_request's memcg_id is not written in version 1.  The
- * format functions write one NUL-terminated line, newline included, into
- * buf and return its length, or -1 with errno EINVAL (a version not
- * known, an event the format cannot carry: unknown type, nr_zones above
- * the maximum, negative count; a memcg line before version 2, of id 0 or
- * with a path ow_memcg_path_valid() refuses) or ENOSPC (buf too small;
- * OW_LINE_MAX always suffices).  The write functions write the whole line
+ * only, so an oom_request's memcg_id is not written in version 1, nor
+ * the thrash sysctls in a header before version 3.  The format functions
+ * write one NUL-terminated line, newline included, into buf and return
+ * its length, or -1 with errno EINVAL (a version not known, an event the
+ * format cannot carry: unknown type, a type newer than the version,
+ * nr_zones above the maximum, an enum value the decoder refuses, negative
+ * count; a memcg line before version 2, of id 0 or with a path
+ * ow_memcg_path_valid() refuses) or ENOSPC (buf too small; OW_LINE_MAX
+ * always suffices).  The write functions write the whole line
  * with one fwrite() and return 0, or -1 with errno set.
  */
 int ow_json_format_header(char *buf, size_t size, unsigned int version,
@@ -214,7 +237,8 @@ struct ow_record {
  * Decode one line (len bytes, without its '\n'; need not be NUL
  * terminated).  Returns 0, or -1 with a one-line reason in why ("field
  * \"seq\" missing").  Members the format does not carry (padding, comm
- * bytes after the NUL, zone[] past nr_zones) are zero.  Stateless: the
+ * bytes after the NUL, zone[] past nr_zones) are zero; the sysctls an
+ * older header does not carry are OW_CONFIG_UNKNOWN.  Stateless: the
  * position rules (header first, summary last) are ow_reader's.
  */
 int ow_json_decode_line(const char *line, size_t len, struct ow_record *out,

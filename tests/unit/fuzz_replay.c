@@ -221,7 +221,7 @@ static void check_views(struct views *v)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	/* No header: every invariant on, the harshest reading. */
-	struct ow_config cfg = { 1, 5000, 10000, 1, 2 };
+	struct ow_config cfg = { 1, 5000, 10000, 1, 2, 1, 10000 };
 	unsigned long long last = 0;
 	struct ow_check_opts opts;
 	unsigned long long events = 0;

@@ -69,6 +69,19 @@
 		.direct = { .order = 0 })
 #define RAW(s, c, t)	{ .seq = (s), .cpu = (c), .ts_ns = MS(t), \
 			  .type = OW_KSWAPD_WAKE }
+/* The thrash rule: a 1 s window, a grant with one zone, a take by p. */
+#define TSET(t, n)	E(t, OW_THRASHING_SET, .thrash = { .nid = (n), \
+		.window_ms = 1000, .restored = 5000, .reclaimed = 6000 })
+#define TCLEAR_R(t, n, d, r) E(t, OW_THRASHING_CLEAR, .thrash = { \
+		.nid = (n), .reason = (r), .duration_ms = (d), .window_ms = 1000 })
+#define TCLEAR(t, n, d)	TCLEAR_R(t, n, d, OW_THRASH_CALM)
+#define TGRANT_SW(t, n, ms, sfree, stotal) E(t, OW_THRASH_GRANT, \
+		.thrash_grant = { .nid = (n), .thrashing_ms = (ms), \
+		.swap_free = (sfree), .swap_total = (stotal), .nr_zones = 1, \
+		.zone = { { 100, 128 } } })
+#define TGRANT(t, n, ms) TGRANT_SW(t, n, ms, 0, 0)
+#define TAKE(t, p, n)	E_BY(t, OW_THRASH_TAKE, p, "waiter", .take = { \
+		.pid = (p), .nid = (n), .comm = "waiter" })
 
 /* Initialises the two members .ev and .n. */
 #define TRACE(...) \
@@ -93,14 +106,16 @@ struct ccase {
 	const char *says;		/* in the first violation's message */
 };
 
-/*         arbiter timeout fallback token bypass_prio */
-static const struct ow_config ARB = { 1, 5000, 10000, 0, 2 };
-static const struct ow_config ARB_TOKEN = { 1, 5000, 10000, 1, 2 };
-static const struct ow_config STOCK = { 0, 5000, 10000, 0, 2 };
-static const struct ow_config TOKEN_NEVER = { 0, 5000, 10000, 1, -1 };
+/*      arbiter timeout fallback token bypass_prio thrash thrash_timeout */
+static const struct ow_config ARB = { 1, 5000, 10000, 0, 2, 0, 10000 };
+static const struct ow_config ARB_TOKEN = { 1, 5000, 10000, 1, 2, 0, 10000 };
+static const struct ow_config STOCK = { 0, 5000, 10000, 0, 2, 0, 10000 };
+static const struct ow_config THRASH = { 1, 5000, 10000, 0, 2, 1, 10000 };
+static const struct ow_config TOKEN_NEVER = { 0, 5000, 10000, 1, -1, 0, 10000 };
 static const struct ow_config UNKNOWN = {
 	OW_CONFIG_UNKNOWN, OW_CONFIG_UNKNOWN, OW_CONFIG_UNKNOWN,
-	OW_CONFIG_UNKNOWN, OW_CONFIG_UNKNOWN,
+	OW_CONFIG_UNKNOWN, OW_CONFIG_UNKNOWN, OW_CONFIG_UNKNOWN,
+	OW_CONFIG_UNKNOWN,
 };
 
 #define I1 OW_INV_NO_KILL_WITHOUT_GRANT
@@ -109,6 +124,9 @@ static const struct ow_config UNKNOWN = {
 #define I4 OW_INV_TOKEN_YIELDS
 #define I5 OW_INV_TIMER_WORKS
 #define I6 OW_INV_RECORD_WHOLE
+#define I7 OW_INV_THRASH_TIMER
+#define I8 OW_INV_THRASH_RULE
+#define I9 OW_INV_ONE_TAKE_PER_GRANT
 
 static const struct ccase cases[] = {
 	/* 1 no_kill_without_grant */
@@ -447,6 +465,147 @@ static const struct ccase cases[] = {
 	{ "record_whole: events lost (breaks)", &STOCK,
 	  TRACE(TICK(0)), .lost = 3,
 	  .want = { { I6, NONE } } },
+
+	/* 7 thrash_timer: timeout 10000 ms, tolerance 20 ms */
+	{ "thrash_timer: set, grant after the timeout, take, kill, exit, clear",
+	  &THRASH, TRACE(TSET(0, 0), TGRANT(10000, 0, 10000),
+			 TAKE(10005, 10, 0), KILL_BY(10010, 10, 20),
+			 EXIT(10100, 20), TCLEAR(12000, 0, 12000)) },
+	{ "thrash_timer: a grant 19 ms short of the timeout, within tolerance",
+	  &THRASH, TRACE(TSET(0, 0), TGRANT(9981, 0, 10000)) },
+	{ "thrash_timer: a grant 9 s after the set (breaks)", &THRASH,
+	  TRACE(TSET(0, 0), TGRANT(9000, 0, 10000)),
+	  .want = { { I7, 1 } }, .says = "only 9000.000 ms after thrashing_set" },
+	{ "thrash_timer: a grant claiming less than the timeout (breaks)",
+	  &THRASH, TRACE(TSET(0, 0), TGRANT(10000, 0, 9999)),
+	  .want = { { I7, 1 } }, .says = "claims 9999 ms thrashing < timeout" },
+	{ "thrash_timer: a claim 21 ms above the record (breaks)", &THRASH,
+	  TRACE(TSET(0, 0), TGRANT(10000, 0, 10021)),
+	  .want = { { I7, 1 } }, .says = "it claims 10021 ms thrashing" },
+	{ "thrash_timer: a claim 20 ms above the record", &THRASH,
+	  TRACE(TSET(0, 0), TGRANT(10000, 0, 10020)) },
+	{ "thrash_timer: a claim far below the record (breaks)", &THRASH,
+	  TRACE(TSET(0, 0), TGRANT(20000, 0, 10000)),
+	  .want = { { I7, 1 } } },
+	{ "thrash_timer: the next grant is timed from the last one (breaks)",
+	  &THRASH, TRACE(TSET(0, 0), TGRANT(10000, 0, 10000),
+			 TAKE(10001, 10, 0), KILL_BY(10002, 10, 20),
+			 EXIT(10003, 20), TGRANT(15000, 0, 10000)),
+	  .want = { { I7, 5 } }, .says = "after oom_thrash_grant seq 1" },
+	{ "thrash_timer: the next grant a timeout after the last one", &THRASH,
+	  TRACE(TSET(0, 0), TGRANT(10000, 0, 10000), TAKE(10001, 10, 0),
+		KILL_BY(10002, 10, 20), EXIT(10003, 20),
+		TGRANT(20000, 0, 10000)) },
+	{ "thrash_timer: thrashing since before the recording: the claim "
+	  "is trusted", &THRASH, TRACE(TGRANT(100, 0, 10000)) },
+	{ "thrash_timer: ... but not a claim below the timeout (breaks)",
+	  &THRASH, TRACE(TGRANT(100, 0, 5000)),
+	  .want = { { I7, 0 } } },
+	{ "thrash_timer: a clear's duration_ms 2 s off its set (breaks)",
+	  &THRASH, TRACE(TSET(0, 0), TCLEAR(5000, 0, 3000)),
+	  .want = { { I7, 1 } }, .says = "thrashing_clear seq 1" },
+	{ "thrash_timer: a clear's duration_ms 20 ms off, and a disabled clear",
+	  &THRASH, TRACE(TSET(0, 0), TCLEAR(5000, 0, 5020), TSET(6000, 0),
+			 TCLEAR_R(7000, 0, 1000, OW_THRASH_DISABLED)) },
+	{ "thrash_timer: not checked with the thrash rule off", &ARB,
+	  TRACE(TSET(0, 0), TGRANT(100, 0, 50), TCLEAR(200, 0, 9)) },
+	{ "thrash_timer: not checked without the thrash sysctls", &UNKNOWN,
+	  TRACE(TSET(0, 0), TGRANT(100, 0, 50)) },
+
+	/* 8 thrash_rule */
+	{ "thrash_rule: a grant after the node calmed down (breaks)", &THRASH,
+	  TRACE(TSET(0, 0), TCLEAR(1000, 0, 1000), TGRANT(11000, 0, 11000)),
+	  .want = { { I8, 2 } }, .says = "the node is not thrashing" },
+	{ "thrash_rule: a grant when it thrashes again", &THRASH,
+	  TRACE(TSET(0, 0), TCLEAR(1000, 0, 1000), TSET(2000, 0),
+		TGRANT(12000, 0, 10000)) },
+	{ "thrash_rule: a grant with 1/32 of swap free (breaks)", &THRASH,
+	  TRACE(TSET(0, 0), TGRANT_SW(10000, 0, 10000, 100, 3200)),
+	  .want = { { I8, 1 } }, .says = "swap can help: 100 of 3200" },
+	{ "thrash_rule: a grant with just under 1/32 of swap free", &THRASH,
+	  TRACE(TSET(0, 0), TGRANT_SW(10000, 0, 10000, 99, 3200),
+		TGRANT_SW(20000, 1, 10000, 100, 3201)) },
+	{ "thrash_rule: a grant with all swap free (breaks)", &THRASH,
+	  TRACE(TSET(0, 0), TGRANT_SW(10000, 0, 10000,
+				      18446744073709551615ULL,
+				      18446744073709551615ULL)),
+	  .want = { { I8, 1 } } },
+	{ "thrash_rule: a grant while a memcg victim lives (breaks)", &THRASH,
+	  TRACE(KILLC(0, 20, OW_CONSTRAINT_MEMCG), TSET(1, 0),
+		TGRANT(10001, 0, 10000)),
+	  .want = { { I8, 2 } }, .says = "victim pid 20 (hog) of mark_victim "
+	  "seq 0 is alive" },
+	{ "thrash_rule: a grant after the victim exited", &THRASH,
+	  TRACE(KILLC(0, 20, OW_CONSTRAINT_MEMCG), EXIT(5, 20), TSET(6, 0),
+		TGRANT(10006, 0, 10000)) },
+	{ "thrash_rule: a grant after the victim was reaped", &THRASH,
+	  TRACE(KILLC(0, 20, OW_CONSTRAINT_MEMCG), REAPED(5, 20), TSET(6, 0),
+		TGRANT(10006, 0, 10000)) },
+	{ "thrash_rule: a grant while the last take's victim lives (breaks)",
+	  &THRASH, TRACE(TSET(0, 0), TGRANT(10000, 0, 10000),
+			 TAKE(10001, 10, 0), KILL_BY(10002, 10, 20),
+			 TGRANT(20002, 0, 10000)),
+	  .want = { { I8, 4 } } },
+	{ "thrash_rule: not checked with the thrash rule off", &ARB,
+	  TRACE(TSET(0, 0), TCLEAR(1000, 0, 1000),
+		TGRANT_SW(10000, 0, 10000, 5, 5)) },
+
+	/* 9 one_take_per_grant */
+	{ "one_take_per_grant: a take with no grant (breaks)", &THRASH,
+	  TRACE(TSET(0, 0), TAKE(100, 10, 0)),
+	  .want = { { I9, 1 } }, .says = "with no thrash grant outstanding" },
+	{ "one_take_per_grant: a take on a node nothing was recorded of",
+	  &THRASH, TRACE(TAKE(100, 10, 0)) },
+	{ "one_take_per_grant: a take after the clear dropped the grant "
+	  "(breaks)", &THRASH,
+	  TRACE(TSET(0, 0), TGRANT(10000, 0, 10000), TCLEAR(10500, 0, 10500),
+		TAKE(10600, 10, 0)),
+	  .want = { { I9, 3 } } },
+	{ "one_take_per_grant: a take on another node (breaks)", &THRASH,
+	  TRACE(TSET(0, 0), TSET(0, 1), TGRANT(10000, 0, 10000),
+		TAKE(10001, 10, 1)),
+	  .want = { { I9, 3 } } },
+	{ "one_take_per_grant: two takes of one grant (breaks)", &THRASH,
+	  TRACE(TSET(0, 0), TGRANT(10000, 0, 10000), TAKE(10001, 10, 0),
+		TAKE(10002, 11, 0)),
+	  .want = { { I9, 3 } } },
+	{ "one_take_per_grant: a second grant outstanding (breaks)", &THRASH,
+	  TRACE(TSET(0, 0), TGRANT(10000, 0, 10000), TGRANT(20000, 0, 10000)),
+	  .want = { { I9, 2 } }, .says = "while the thrash grant seq 1" },
+	{ "one_take_per_grant: a grant dropped by the clear, then a new one",
+	  &THRASH, TRACE(TSET(0, 0), TGRANT(10000, 0, 10000),
+			 TCLEAR(10500, 0, 10500), TSET(11000, 0),
+			 TGRANT(21000, 0, 10000)) },
+	{ "one_take_per_grant: one grant per node, two nodes", &THRASH,
+	  TRACE(TSET(0, 0), TSET(0, 1), TGRANT(10000, 0, 10000),
+		TGRANT(10000, 1, 10000), TAKE(10001, 10, 1),
+		TAKE(10002, 11, 0)) },
+
+	/* the thrash rule's kills, as the other invariants see them */
+	{ "no_kill_without_grant: a take's memory.oom.group kill is one "
+	  "granted OOM", &THRASH,
+	  TRACE(TSET(0, 0), TGRANT(10000, 0, 10000), TAKE(10001, 10, 0),
+		KILL_BY(10002, 10, 20), KILL_BY(10002, 10, 21),
+		EXIT(10100, 20), EXIT(10101, 21)) },
+	{ "no_kill_without_grant: one take, a second OOM (breaks)", &THRASH,
+	  TRACE(TSET(0, 0), TGRANT(10000, 0, 10000), TAKE(10001, 10, 0),
+		KILL_BY(10002, 10, 20), EXIT(10003, 20),
+		KILL_BY(10004, 11, 21)),
+	  .want = { { I1, 5 } } },
+	{ "no_kill_without_grant: a take is a permit with the rule off too",
+	  &ARB, TRACE(TAKE(0, 10, 0), KILL_BY(1, 10, 20)) },
+	{ "one_kill_per_episode: an oom_grant while the take's victim lives "
+	  "(breaks)", &THRASH,
+	  TRACE(TSET(0, 0), TGRANT(10000, 0, 10000), TAKE(10001, 10, 0),
+		KILL_BY(10002, 10, 20), GRANT_N(10003, 11, 0)),
+	  .want = { { I2, 4 } }, .says = "of the oom_thrash_take seq 2" },
+	{ "one_kill_per_episode: a take that killed nobody opens no episode",
+	  &THRASH, TRACE(TSET(0, 0), TGRANT(10000, 0, 10000),
+			 TAKE(10001, 10, 0), GRANT_N(10003, 11, 0)) },
+	{ "liveness: a request settled by its task's thrash take", &THRASH,
+	  TRACE(REQ(0, 10), TSET(1, 0), TGRANT(10001, 0, 10000),
+		TAKE(10002, 10, 0), KILL_BY(10003, 10, 20), EXIT(10004, 20),
+		TICK(30000)) },
 };
 
 /* ---------------------------------------------------------- the runner */
@@ -548,7 +707,7 @@ static void test_message(void)
 	ow_checker_feed(&c, &ev);
 	ow_checker_feed(&c, &odd);
 	tap_ok(s.n == 2 && s.v[0].ts_ns == ev.ts_ns &&
-	       !strcmp(s.v[0].msg, "no_kill_without_grant: mark_victim seq 812 at 12.345678s killed pid 77 (hog) with no oom_grant or oom_fallback since the last kill") &&
+	       !strcmp(s.v[0].msg, "no_kill_without_grant: mark_victim seq 812 at 12.345678s killed pid 77 (hog) with no oom_grant, oom_fallback or oom_thrash_take since the last kill") &&
 	       strstr(s.v[1].msg, "killed pid 78 (a\\x5cb\\x0a\\xff) with"),
 	       "message: names the event, its seq, time, victim; comm escaped");
 	ow_checker_free(&c);
@@ -584,17 +743,30 @@ static void test_enabled(void)
 	struct ow_checker c;
 	bool ok;
 
+	struct ow_config no_timeout = THRASH;
+
 	ow_checker_init(&c, &ARB, NULL);
 	ok = ow_checker_enabled(&c, I1) && ow_checker_enabled(&c, I2) &&
 	     ow_checker_enabled(&c, I3) && !ow_checker_enabled(&c, I4) &&
 	     ow_checker_enabled(&c, I5) && ow_checker_enabled(&c, I6) &&
-	     !ow_checker_enabled(&c, 0) && !ow_checker_enabled(&c, 7);
+	     !ow_checker_enabled(&c, I7) && !ow_checker_enabled(&c, I8) &&
+	     !ow_checker_enabled(&c, I9) &&
+	     !ow_checker_enabled(&c, 0) && !ow_checker_enabled(&c, 10);
+	ow_checker_init(&c, &THRASH, NULL);
+	ok &= ow_checker_enabled(&c, I7) && ow_checker_enabled(&c, I8) &&
+	      ow_checker_enabled(&c, I9);
+	no_timeout.oom_thrash_timeout_ms = OW_CONFIG_UNKNOWN;
+	ow_checker_init(&c, &no_timeout, NULL);
+	ok &= !ow_checker_enabled(&c, I7) && ow_checker_enabled(&c, I8) &&
+	      ow_checker_enabled(&c, I9);
 	ow_checker_init(&c, NULL, NULL);
-	for (int i = 1; i <= 5; i++)
-		ok &= !ow_checker_enabled(&c, i);
-	ok &= ow_checker_enabled(&c, I6) && !ow_invariant_name(0) &&
-	      !ow_invariant_name(7) &&
-	      !strcmp(ow_invariant_name(I4), "token_yields");
+	for (int i = 1; i <= OW_NR_INVARIANTS; i++)
+		ok &= !ow_checker_enabled(&c, i) == (i != I6);
+	ok &= !ow_invariant_name(0) && !ow_invariant_name(10) &&
+	      !strcmp(ow_invariant_name(I4), "token_yields") &&
+	      !strcmp(ow_invariant_name(I7), "thrash_timer") &&
+	      !strcmp(ow_invariant_name(I8), "thrash_rule") &&
+	      !strcmp(ow_invariant_name(I9), "one_take_per_grant");
 	tap_ok(ok, "configuration decides which invariants are checked");
 }
 
@@ -727,6 +899,8 @@ static const struct fixture_case fixtures[] = {
 	{ "stuck_request.jsonl", 13, 0, { { I3, 1 } } },
 	{ "broken_record.jsonl", 6, 0,
 	  { { I6, 44 }, { I6, 45 }, { I6, NONE } } },
+	{ "memcg_v2.jsonl", 32, 0, { { 0, 0 } } },
+	{ "thrash_v3.jsonl", 16, 0, { { 0, 0 } } },
 };
 
 static void test_fixtures(void)

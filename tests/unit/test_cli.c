@@ -103,12 +103,12 @@ static void test_exits(void)
 	const struct err_case cases[] = {
 		{ ARGV("--help"), 0, "EXIT STATUS:\n    0  ok\n    1  set-up "
 		  "error", NULL, "--help: usage, examples, exit statuses" },
-		{ ARGV("--help"), 0, "print every other event as is.  Filters "
-		  "by memory\n                             cgroup id", NULL,
+		{ ARGV("--help"), 0, "print every other event as is.  Filters\n"
+		  "                             by memory cgroup id", NULL,
 		  "--help: -c says what it selects, by memory cgroup id" },
 		{ ARGV("-h"), 0, "USAGE: oomwatch [-j|-s]", NULL,
 		  "-h: the full help too" },
-		{ ARGV("--version"), 0, "oomwatch 0.3 (trace format 2, reads 1)",
+		{ ARGV("--version"), 0, "oomwatch 0.4 (trace format 3, reads 1 and 2)",
 		  NULL, "--version" },
 		{ ARGV("--bogus"), 1, NULL, "unrecognized option '--bogus'\n"
 		  "Try `oomwatch --help' or `oomwatch --usage' for more "

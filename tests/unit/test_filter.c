@@ -180,6 +180,14 @@ static void test_pid(void)
 		  {0}, true },
 		{ EV(OW_OOM_GRANT, 30, .grant = { .pid = 203, .nid = 0 }),
 		  {0}, false },
+		/* the thrash rule: node context, and takes by pid */
+		{ EV(OW_THRASHING_SET, 30, .thrash = { .nid = 0 }), {0}, true },
+		{ EV(OW_THRASH_GRANT, 30, .thrash_grant = { .nid = 0 }), {0},
+		  true },
+		{ EV(OW_THRASH_TAKE, 201, .take = { .pid = 201 }), {0}, false },
+		{ EV(OW_THRASH_TAKE, 200, .take = { .pid = 200 }), {0}, true },
+		{ EV(OW_THRASHING_CLEAR, 30, .thrash = { .nid = 0 }), {0},
+		  true },
 	};
 	struct ow_filter f;
 	bool ok;
@@ -194,7 +202,8 @@ static void test_pid(void)
 	ow_filter_init(&f, 200, NULL, NULL, false, NULL);
 	tap_ok(run_cases(&f, cases, ARRAY_SIZE(cases), "-p 200"),
 	       "filter -p: its events, events naming it, grants settling its "
-	       "request, node transitions; not others");
+	       "request, its thrash take, node transitions and thrash grants; "
+	       "not others");
 	ow_filter_free(&f);
 }
 
@@ -219,6 +228,15 @@ static void test_memcg(void)
 		{ EV(OW_OOM_GRANT, 30, .grant = { .pid = 12, .nid = 0 }), {0},
 		  true },
 		{ EV(OW_TOKEN_GRAB, 13, .token = { .tgid = 13 }), {0}, true },
+		/* a take, like a request, by its taker's memcg */
+		{ EV(OW_THRASH_TAKE, 15, .take = { .pid = 15, .nid = 0 }),
+		  { true, 5 }, true },
+		{ EV(OW_THRASH_TAKE, 16, .take = { .pid = 16, .nid = 0 }),
+		  { true, 7 }, false },
+		{ EV(OW_THRASH_TAKE, 17, .take = { .pid = 17, .nid = 0 }),
+		  { false, 0 }, false },
+		{ EV(OW_THRASH_GRANT, 30, .thrash_grant = { .nid = 0 }), {0},
+		  true },
 	};
 	struct ow_filter f;
 	bool ok;
@@ -230,8 +248,9 @@ static void test_memcg(void)
 	     !ow_episodes_waiting_on(ow_ep_of(&f.ep), 1);
 	ow_filter_free(&f);
 	tap_ok(ok,
-	       "filter -c: kills and requests by memcg, grants by the requests "
-	       "they settle, other events pass; unknown memcg counted");
+	       "filter -c: kills, requests and thrash takes by memcg, grants by "
+	       "the requests they settle, other events pass; a request's "
+	       "unknown memcg counted");
 }
 
 /* -c /job on a replay: by the paths the recording named so far. */
@@ -257,6 +276,10 @@ static void test_recorded(void)
 		  {0}, true },
 		{ EV(OW_OOM_VETO, 30, .request = { .pid = 13, .nid = 1 }),
 		  {0}, false },
+		{ EV(OW_THRASH_TAKE, 18, .take = { .pid = 18, .nid = 1 }),
+		  { true, 41 }, true },
+		{ EV(OW_THRASH_TAKE, 19, .take = { .pid = 19, .nid = 1 }),
+		  { true, 50 }, false },
 	};
 	struct ow_memcg_paths p;
 	struct ow_filter f;

@@ -306,6 +306,37 @@ static void test_live_lines(void)
 	free(l.err_buf);
 }
 
+/* A thrash take names its taker's memcg, as a request does. */
+static void test_live_take(void)
+{
+	struct oomwatch_event ev = {
+		.seq = 0, .ts_ns = 1000, .type = OW_THRASH_TAKE,
+		.pid = 200, .tgid = 200, .comm = "hog",
+		.take = { .pid = 200, .memcg_id = ino(dir_a), .comm = "hog" },
+	};
+	char l_root[128], l_job[128], l_a[128];
+	size_t o_root, o_job, o_a;
+	const char *take;
+	struct live l;
+	bool ok;
+
+	line_of(l_root, sizeof(l_root), ino(root), "/");
+	line_of(l_job, sizeof(l_job), ino(dir_job), "/job");
+	line_of(l_a, sizeof(l_a), ino(dir_a), "/job/a");
+	live_start(&l);
+	ow_session_event(l.s, &ev);
+	fflush(l.out);
+	take = strstr(l.out_buf, "\"type\":\"oom_thrash_take\"");
+	ok = scans(&l) == 1 && at(&l, l_root, &o_root) &&
+	     at(&l, l_job, &o_job) && at(&l, l_a, &o_a) && take &&
+	     o_root < o_job && o_job < o_a && l.out_buf + o_a < take;
+	live_finish(&l);
+	tap_ok(ok, "live: a thrash take writes its taker's memcg line and its "
+	       "ancestors' before the event");
+	free(l.out_buf);
+	free(l.err_buf);
+}
+
 /* Version 1 output (a replay of a v1 recording) has no memcg lines. */
 static void test_v1_session(void)
 {
@@ -347,6 +378,7 @@ int main(void)
 	test_scan();
 	test_recorded_set();
 	test_live_lines();
+	test_live_take();
 	test_v1_session();
 	remove_tree();
 	return tap_done();

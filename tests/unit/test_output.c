@@ -16,7 +16,7 @@
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-static const struct ow_config ARB = { 1, 5000, 10000, 1, 2 };
+static const struct ow_config ARB = { 1, 5000, 10000, 1, 2, 1, 10000 };
 
 struct step {
 	struct oomwatch_event ev;
@@ -174,6 +174,77 @@ static void test_stock_and_fallback(void)
 	free(b);
 }
 
+static void test_thrash_lines(void)
+{
+	static const struct step steps[] = {
+		{ .ev = E_BY(2000, OW_THRASHING_SET, 30, "kswapd0", .seq = 0,
+		    .thrash = { .nid = 0, .window_ms = 1000, .restored = 5120,
+		    .reclaimed = 6144 }) },
+		{ .ev = E_BY(11000, OW_THRASH_GRANT, 30, "kswapd0", .seq = 1,
+		    .thrash_grant = { .nid = 0, .thrashing_ms = 9000,
+		    .restored = 4800, .reclaimed = 5900, .swap_free = 100,
+		    .swap_total = 3200, .nr_zones = 2,
+		    .zone = { { 300, 384 }, { 1200, 1400 } } }) },
+		{ .ev = E_BY(11005, OW_THRASH_TAKE, 200, "hog", .seq = 2,
+		    .take = { .pid = 200, .nid = 0, .order = 0,
+		    .gfp_flags = 0x100cca, .comm = "hog" }),
+		  .who = { true, 42 } },
+		{ .ev = E_BY(11010, OW_MARK_VICTIM, 200, "hog", .seq = 3,
+		    .victim = { .pid = 201, .comm = "big",
+		    .constraint = OW_CONSTRAINT_GLOBAL }) },
+		{ .ev = E_BY(11020, OW_THRASH_TAKE, 202, "late", .seq = 4,
+		    .take = { .pid = 202, .nid = 0, .comm = "late" }) },
+		{ .ev = E_BY(21020, OW_THRASH_GRANT, 30, "kswapd0", .seq = 5,
+		    .thrash_grant = { .nid = 0, .thrashing_ms = 10000 }) },
+		{ .ev = E_BY(22000, OW_THRASHING_CLEAR, 30, "kswapd0", .seq = 6,
+		    .thrash = { .nid = 0, .duration_ms = 20000,
+		    .window_ms = 1000, .restored = 96, .reclaimed = 2048,
+		    .reason = OW_THRASH_CALM }) },
+		{ .ev = E_BY(23000, OW_THRASHING_CLEAR, 30, "kswapd0", .seq = 7,
+		    .thrash = { .nid = 1, .duration_ms = 500,
+		    .reason = OW_THRASH_DISABLED }) },
+		{ .ev = E_BY(24000, OW_THRASH_TAKE, 203, "x", .seq = 8,
+		    .take = { .pid = 203, .nid = 3, .comm = "x" }) },
+	};
+	char *b = timeline(steps, ARRAY_SIZE(steps), OW_CLOCK_NONE);
+	bool ok;
+
+	ok = contains(b, "     2.000000 THRASHING     node 0: a 1000 ms window "
+		      "of reclaim thrashed: 5120 working-set refaults, 6144 "
+		      "pages reclaimed\n");
+	ok &= contains(b, "    11.000000 THRASH GRANT  node 0, kill allowed: "
+		       "the first allocation to fail on it takes the grant; "
+		       "kswapd saw: thrashing 9000 ms (timeout 10000) (!), last "
+		       "window 4800 refaults, 5900 pages reclaimed, swap 100 of "
+		       "3200 pages free (!), low zone 0 free 300 high 384, low "
+		       "zone 1 free 1200 high 1400\n");
+	ok &= contains(b, "    11.005000 THRASH TAKE   hog[200] memcg 42 takes "
+		       "node 0's thrash grant (THRASH GRANT seq 1, 5 ms old): "
+		       "order 0, gfp 0x100cca; it calls out_of_memory() "
+		       "itself\n");
+	ok &= contains(b, "KILL          global OOM, victim big[201]: ") &&
+	      contains(b, "chosen by hog[200], 5 ms after THRASH TAKE seq 2 on "
+		       "node 0\n");
+	ok &= contains(b, "THRASH TAKE   late[202] memcg ? takes node 0's thrash "
+		       "grant (none outstanding (!)): order 0, gfp 0x0");
+	ok &= contains(b, "kswapd saw: thrashing 10000 ms (timeout 10000), last "
+		       "window 0 refaults, 0 pages reclaimed, no swap\n");
+	ok &= contains(b, "    22.000000 NOT THRASHING node 0 after 20000 ms: "
+		       "calm: a window of reclaim did not thrash (1000 ms: 96 "
+		       "refaults, 2048 pages reclaimed); THRASH GRANT seq 5 "
+		       "dropped, not taken\n");
+	ok &= contains(b, "NOT THRASHING node 1 after 500 ms: disabled: "
+		       "vm.oom_arbiter_thrash was switched\n");
+	ok &= contains(b, "THRASH TAKE   x[203] memcg ? takes node 3's thrash "
+		       "grant (not in the recording)");
+	tap_ok(ok, "timeline: thrashing set and clear, the thrash grant's "
+	       "evidence with (!), takes, the kill after a take, a dropped "
+	       "grant");
+	if (!ok)
+		tap_diag("%s", b);
+	free(b);
+}
+
 static void test_clocks(void)
 {
 	static const struct step steps[] = {
@@ -201,6 +272,7 @@ int main(void)
 {
 	test_arbiter_lines();
 	test_stock_and_fallback();
+	test_thrash_lines();
 	test_clocks();
 	return tap_done();
 }

@@ -3,7 +3,8 @@
  * Preflight checks with a fake kernel: capabilities, BTF, tracepoints.
  * Each error must say what is missing and what to do, and choose the
  * documented exit status; --tolerate-missing must leave out exactly the
- * patched kernel's programs.
+ * patched kernel's programs; a series from before the thrash rule runs
+ * without it, and says so.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -13,12 +14,17 @@
 #include "cli.h"
 #include "preflight.h"
 
+#include "proc.h"
 #include "tap.h"
 
 #define CAP(n)		(1ULL << (n))
 #define ALL_CAPS	0x1ffffffffffULL
 
-/* The fake kernel's BTF: "stock" has no oomwatch:*, "none" nothing. */
+/*
+ * The fake kernel's BTF: "stock" has no oomwatch:*, "none" nothing,
+ * "older" the series before its thrash rule, "old" a stock kernel
+ * without oom:mark_victim.
+ */
 static bool fake_has(void *ctx, const char *name)
 {
 	const char *kind = ctx;
@@ -29,11 +35,16 @@ static bool fake_has(void *ctx, const char *name)
 		return true;
 	if (!strcmp(kind, "none"))
 		return false;
-	for (size_t i = 0; i < ow_nr_tracepoints; i++)
-		if (!strcmp(name + 10, ow_tracepoints[i].name))
-			return !ow_tracepoints[i].ours &&
-			       (strcmp(kind, "old") ||
-				strcmp(ow_tracepoints[i].name, "mark_victim"));
+	for (size_t i = 0; i < ow_nr_tracepoints; i++) {
+		const struct ow_tracepoint *t = &ow_tracepoints[i];
+
+		if (strcmp(name + 10, t->name))
+			continue;
+		if (!strcmp(kind, "older"))
+			return !t->optional;
+		return !t->ours && (strcmp(kind, "old") ||
+				    strcmp(t->name, "mark_victim"));
+	}
 	return false;
 }
 
@@ -151,9 +162,11 @@ static void test_tracepoints(void)
 	s.ctx = "stock";
 	run(&s, false, &r);
 	tap_ok(r.ret == OW_EXIT_MISSING_TP &&
-	       has(&r, "lacks 11 tracepoints of the oomwatch kernel series: "
+	       has(&r, "lacks 15 tracepoints of the oomwatch kernel series: "
 		   "oomwatch:unreclaimable_set, oomwatch:unreclaimable_clear,") &&
-	       has(&r, "oomwatch:oom_grant, oomwatch:oom_fallback\n") &&
+	       has(&r, "oomwatch:oom_grant, oomwatch:oom_fallback, "
+		   "oomwatch:thrashing_set, oomwatch:thrashing_clear, "
+		   "oomwatch:oom_thrash_grant, oomwatch:oom_thrash_take\n") &&
 	       has(&r, "boot the oomwatch-patched kernel") &&
 	       has(&r, "--tolerate-missing"),
 	       "stock kernel: exit 3, names the missing ones, the fix, the option");
@@ -164,10 +177,45 @@ static void test_tracepoints(void)
 		ours += ow_tracepoints[i].ours;
 		right += r.disabled[i] == ow_tracepoints[i].ours;
 	}
-	tap_ok(r.ret == 0 && ours == 11 && right == ow_nr_tracepoints &&
-	       has(&r, "--tolerate-missing: not watching 11 tracepoints"),
+	tap_ok(r.ret == 0 && ours == 15 && right == ow_nr_tracepoints &&
+	       has(&r, "--tolerate-missing: not watching 15 tracepoints") &&
+	       has(&r, "the thrash rule's decisions will not be seen"),
 	       "stock kernel, --tolerate-missing: runs without exactly ours");
 	free(r.msg);
+
+	/* The series before its thrash rule: runs, -M or not, and says so. */
+	s.ctx = "older";
+	for (int tolerate = 0; tolerate <= 1; tolerate++) {
+		size_t optional = 0;
+
+		run(&s, tolerate, &r);
+		right = 0;
+		for (size_t i = 0; i < ow_nr_tracepoints; i++) {
+			optional += ow_tracepoints[i].optional;
+			right += r.disabled[i] == ow_tracepoints[i].optional;
+		}
+		tap_ok(r.ret == 0 && optional == 4 &&
+		       right == ow_nr_tracepoints &&
+		       has(&r, "lacks 4 tracepoints of the oomwatch kernel "
+			   "series' thrash rule (a later patch): "
+			   "oomwatch:thrashing_set, oomwatch:thrashing_clear, "
+			   "oomwatch:oom_thrash_grant, oomwatch:oom_thrash_take\n"
+			   "oomwatch: running without them: thrashing and "
+			   "thrash grants will not be seen\n") &&
+		       !strstr(r.msg, "boot the oomwatch-patched kernel") &&
+		       !strstr(r.msg, "--tolerate-missing"),
+		       "series before the thrash rule%s: runs without exactly "
+		       "its four programs, names them", tolerate ? ", -M" : "");
+		free(r.msg);
+	}
+
+	/* An optional tracepoint is one of ours, never a stock one. */
+	right = 0;
+	for (size_t i = 0; i < ow_nr_tracepoints; i++)
+		right += !ow_tracepoints[i].optional ||
+			 (ow_tracepoints[i].ours &&
+			  !strcmp(ow_tracepoints[i].system, "oomwatch"));
+	tap_ok(right == ow_nr_tracepoints, "optional tracepoints are ours");
 
 	s.ctx = "old";
 	run(&s, true, &r);
@@ -186,8 +234,34 @@ static void test_tracepoints(void)
 	free(r.msg);
 }
 
+/*
+ * The table names what oomwatch.bpf.c defines: SEC("tp_btf/<tracepoint>")
+ * followed by BPF_PROG(<program>, ...), or the loader would leave out the
+ * wrong program (the BPF object is not built by these tests).
+ */
+static void test_programs(void)
+{
+	size_t len = 0, found = 0;
+	char *src = proc_slurp(FIXTURE_DIR "/../../bpf/oomwatch.bpf.c", &len);
+
+	for (size_t i = 0; src && i < ow_nr_tracepoints; i++) {
+		char want[160];
+
+		snprintf(want, sizeof(want), "SEC(\"tp_btf/%s\")\nint BPF_PROG(%s,",
+			 ow_tracepoints[i].name, ow_tracepoints[i].prog);
+		if (strstr(src, want))
+			found++;
+		else
+			tap_diag("not in oomwatch.bpf.c: %s", want);
+	}
+	tap_ok(src && found == ow_nr_tracepoints,
+	       "every tracepoint's program is in oomwatch.bpf.c under its name");
+	free(src);
+}
+
 int main(void)
 {
+	test_programs();
 	test_caps();
 	test_btf();
 	test_tracepoints();

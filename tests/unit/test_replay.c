@@ -57,6 +57,8 @@ static void test_statuses(void)
 		  "oom_request seq 1" },
 		{ FIX("broken_record.jsonl"), 0, 2, "!!            record_whole: "
 		  "2 events lost" },
+		{ FIX("memcg_v2.jsonl"), 0, 0, NULL },
+		{ FIX("thrash_v3.jsonl"), 0, 0, NULL },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
@@ -332,6 +334,21 @@ static void test_bad_files(void)
 		  ":2: bad number \"1\\x00\" at column 6" },
 		{ "header2.jsonl", HDR WAKE(0) HDR, 0,
 		  ":3: header must be the first line" },
+		{ "thrash_v1.jsonl", HDR "{\"v\":1,\"seq\":0,\"ts_ns\":1,"
+		  "\"cpu\":0,\"pid\":30,\"tgid\":30,\"comm\":\"kswapd0\","
+		  "\"type\":\"thrashing_set\",\"nid\":0,\"reason\":0,"
+		  "\"duration_ms\":0,\"window_ms\":1000,\"restored\":1,"
+		  "\"reclaimed\":2}\n", 0,
+		  ":2: event type \"thrashing_set\" in a version 1 line (added "
+		  "in version 3)" },
+		{ "thrash_range.jsonl", "{\"v\":3,\"type\":\"header\",\"tool\":"
+		  "\"oomwatch\",\"kernel\":\"k\",\"config\":{\"oom_arbiter\":1,"
+		  "\"oom_unreclaimable_timeout_ms\":5000,"
+		  "\"oom_arbiter_fallback_ms\":10000,\"swap_token\":0,"
+		  "\"swap_token_bypass_priority\":0,\"oom_arbiter_thrash\":1,"
+		  "\"oom_thrash_timeout_ms\":600001},\"kswapd_period_ms\":1000}\n",
+		  0, ":1: field \"config.oom_thrash_timeout_ms\": 600001 out of "
+		  "range" },
 		{ "long.jsonl", NULL, 0, ":2: line longer than 4096 bytes" },
 	};
 	static char big[sizeof(HDR) + 5000];
@@ -690,6 +707,196 @@ static void test_v2_bad_files(void)
 	proc_free(&r);
 }
 
+/* ------------------------------------------------- trace format 3 */
+
+#define V3 FIX("thrash_v3.jsonl")
+
+/* The thrash rule's story, line by line, and its verdicts. */
+static void test_v3_timeline(void)
+{
+	static const char *const want[] = {
+		"     2.000000 THRASHING     node 0: a 1000 ms window of reclaim "
+		"thrashed: 5120 working-set refaults, 6144 pages reclaimed\n",
+		"    12.010000 THRASH GRANT  node 0, kill allowed: the first "
+		"allocation to fail on it takes the grant; kswapd saw: thrashing "
+		"10010 ms (timeout 10000), last window 4800 refaults, 5900 pages "
+		"reclaimed, no swap, low zone 0 free 300 high 384, low zone 1 "
+		"free 1200 high 1400\n",
+		"    12.015000 THRASH TAKE   hog[200] memcg /job (4100) takes "
+		"node 0's thrash grant (THRASH GRANT seq 4, 5 ms old): order 0, "
+		"gfp 0x100cca; it calls out_of_memory() itself\n",
+		"    12.020000 KILL          global OOM, victim hog[200]: rss "
+		"481200 kB (anon 480000, file 1200, shmem 0), total_vm 524288 kB, "
+		"oom_score_adj 0, memcg /job (4100); chosen by hog[200], 5 ms "
+		"after THRASH TAKE seq 5 on node 0\n",
+		"    12.150000 EXIT          hog[200] is gone, 130 ms after the "
+		"kill\n",
+		"    14.000000 NOT THRASHING node 0 after 12000 ms: calm: a window "
+		"of reclaim did not thrash (1000 ms: 96 refaults, 2048 pages "
+		"reclaimed)\n",
+		"summary: 12 events, 1 OOM episode, 0 lost\n",
+		"  thrashing (the thrash rule):\n    node 0: 1 set, 12.000 s "
+		"thrashing, 1 grant, 1 take\n",
+		"    1 no_kill_without_grant  ok\n",
+		"    7 thrash_timer           ok\n",
+		"    8 thrash_rule            ok\n",
+		"    9 one_take_per_grant     ok\n",
+	};
+	struct proc_result r;
+	bool ok;
+
+	ok = !proc_run(ARGV("--replay", V3, "--assert"), NULL, &r) &&
+	     r.status == 0 && !r.err[0];
+	for (size_t i = 0; ok && i < ARRAY_SIZE(want); i++)
+		ok = has(r.out, want[i], "stdout");
+	if (!tap_ok(ok, "v3 replay --assert: exit 0; set, grant with its "
+		    "evidence, take, the kill it allowed, clear; the thrash "
+		    "summary and invariants"))
+		show(&r);
+	proc_free(&r);
+
+	ok = !proc_run(ARGV("--replay", V2, "-s"), NULL, &r) && r.status == 0 &&
+	     has(r.out, "    7 thrash_timer           not checked "
+		 "(configuration)\n", "stdout") &&
+	     !strstr(r.out, "thrash rule");
+	if (!tap_ok(ok, "v2 replay: the thrash invariants are not checked"))
+		show(&r);
+	proc_free(&r);
+}
+
+/* -j and --record: back byte for byte; --svg: the thrashing lane. */
+static void test_v3_json_svg(void)
+{
+	const char *rec = proc_path("v3rec.jsonl"), *svg = proc_path("v3.svg");
+	struct proc_result j, r;
+	size_t flen, len;
+	char *fix = proc_slurp(V3, &flen), *text = NULL, *pic = NULL;
+	char *b1 = NULL, *bf = NULL;
+	bool ok;
+
+	ok = fix && !proc_run(ARGV("--replay", V3, "-j", "--record", rec,
+				   "--svg", svg), NULL, &j) &&
+	     j.status == 0 && !j.err[0] &&
+	     (text = proc_slurp(rec, &len)) && len == j.out_len &&
+	     !memcmp(text, j.out, len) && (b1 = body(j.out)) &&
+	     (bf = body(fix)) && !strcmp(b1, bf) &&
+	     every_line(j.out, "{\"v\":3,") &&
+	     has(j.out, "\"thrashing\":[{\"nid\":0,\"sets\":1,"
+		 "\"thrashing_ms\":12000,\"grants\":1,\"takes\":1}]", "stdout") &&
+	     (pic = proc_slurp(svg, &len)) &&
+	     has(pic, "<rect class=\"thrash\"", "svg") &&
+	     has(pic, "<polygon class=\"tgrant\"", "svg") &&
+	     has(pic, "<line class=\"take\"", "svg");
+	if (!tap_ok(ok, "v3 replay -j, --record: every line v3, the fixture's "
+		    "lines byte for byte; --svg: thrashing, grant, take"))
+		show(&j);
+	free(text);
+	free(pic);
+	free(b1);
+	free(bf);
+
+	ok = !proc_run(ARGV("--replay", rec, "-j"), NULL, &r) &&
+	     r.status == 0 && r.out_len == j.out_len &&
+	     !memcmp(r.out, j.out, j.out_len);
+	tap_ok(ok, "the v3 re-recording replays to the same lines");
+	proc_free(&r);
+	proc_free(&j);
+	free(fix);
+}
+
+/* -p and -c treat a take as a request of its task and memcg. */
+static void test_v3_filters(void)
+{
+	static const struct {
+		const char *opt, *arg;
+		bool take, kill;
+	} cases[] = {
+		{ "-p", "200", true, true },
+		{ "-p", "999", false, false },
+		{ "-c", "/job", true, true },
+		{ "-c", "4100", true, true },
+		{ "-c", "/", true, true },
+		{ "-c", "/other", false, false },
+		{ "-c", "1", true, true },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct proc_result r;
+		bool ok;
+
+		ok = !proc_run(ARGV("--replay", V3, cases[i].opt, cases[i].arg),
+			       NULL, &r) && r.status == 0 &&
+		     !strstr(r.out, "THRASH TAKE   hog[200]") ==
+		     !cases[i].take &&
+		     !strstr(r.out, "KILL  ") == !cases[i].kill &&
+		     has(r.out, "THRASHING     node 0", "stdout") &&
+		     has(r.out, "THRASH GRANT  node 0", "stdout") &&
+		     has(r.out, "NOT THRASHING node 0", "stdout") &&
+		     has(r.out, "summary: 12 events", "stdout");
+		if (!tap_ok(ok, "%s %s on a v3 replay: the take %s, the node's "
+			    "thrashing and grant always", cases[i].opt,
+			    cases[i].arg, cases[i].take ? "shown" : "hidden"))
+			show(&r);
+		proc_free(&r);
+	}
+}
+
+/* The fixture with one thing changed, replayed with --assert. */
+static void planted(const char *name, const char *from, const char *to,
+		    const char *says, const char *what)
+{
+	size_t len, n = strlen(from), m = strlen(to);
+	char *text = proc_slurp(V3, &len), *at = text ? strstr(text, from) :
+		     NULL, *copy = NULL;
+	struct proc_result r;
+	bool ok = false;
+
+	if (at && (copy = malloc(len - n + m + 1))) {
+		size_t pre = at - text;
+
+		memcpy(copy, text, pre);
+		memcpy(copy + pre, to, m);
+		memcpy(copy + pre + m, at + n, len - pre - n);
+		copy[len - n + m] = '\0';
+		proc_write(name, copy, strlen(copy));
+		ok = !proc_run(ARGV("--replay", proc_path(name), "--assert"),
+			       NULL, &r) && r.status == 2 &&
+		     has(r.out, says, "stdout") &&
+		     has(r.err, "oomwatch: --assert: 1 invariant violation, 0 "
+			 "events lost", "stderr");
+		if (!ok)
+			show(&r);
+		proc_free(&r);
+	}
+	tap_ok(ok, "v3 replay, planted: %s: exit 2 with --assert", what);
+	free(text);
+	free(copy);
+}
+
+static void test_v3_planted(void)
+{
+	planted("early.jsonl", "\"ts_ns\":12010000000",
+		"\"ts_ns\":9010000000",
+		"!!            thrash_timer: oom_thrash_grant seq 4 at 9.010000s "
+		"on node 0: only 7010.000 ms after thrashing_set seq 1 at "
+		"2.000000s, before timeout 10000 ms (tolerance 20 ms); it claims "
+		"10010 ms thrashing, the record shows 7010.000 ms since "
+		"thrashing_set seq 1 (tolerance 20 ms)\n",
+		"a grant 7 s after the set");
+	planted("swap.jsonl", "\"swap_free\":0,\"swap_total\":0",
+		"\"swap_free\":3200,\"swap_total\":3200",
+		"!!            thrash_rule: oom_thrash_grant seq 4 at 12.010000s "
+		"on node 0 breaks the thrash rule: swap can help: 3200 of 3200 "
+		"pages free",
+		"a grant with all swap free");
+	planted("othernode.jsonl", "\"type\":\"oom_thrash_grant\",\"nid\":0",
+		"\"type\":\"oom_thrash_grant\",\"nid\":1",
+		"!!            one_take_per_grant: oom_thrash_take seq 5 at "
+		"12.015000s by pid 200 (hog) on node 0 with no thrash grant "
+		"outstanding on that node\n",
+		"the take on a node whose grant went elsewhere");
+}
+
 int main(void)
 {
 	test_statuses();
@@ -707,5 +914,9 @@ int main(void)
 	test_v2_cgroup();
 	test_v2_cgroup_notes();
 	test_v2_bad_files();
+	test_v3_timeline();
+	test_v3_json_svg();
+	test_v3_filters();
+	test_v3_planted();
 	return tap_done();
 }

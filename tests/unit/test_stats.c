@@ -242,6 +242,87 @@ static void test_output(void)
 	ow_checker_free(&c);
 }
 
+/* The summary's output of s, JSON first; the caller frees it. */
+static char *summary_of(struct ow_stats *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ow_stats_write_json(f, OOMWATCH_FORMAT_VERSION, s, NULL);
+	ow_stats_print(f, s, NULL);
+	fclose(f);
+	return buf;
+}
+
+static void test_thrashing(void)
+{
+	static const struct oomwatch_event thrash[] = {
+		E(0, OW_THRASHING_SET, .thrash = { .nid = 0 }),
+		E(5000, OW_THRASHING_SET, .thrash = { .nid = 1 }),
+		E(6000, OW_THRASHING_CLEAR, .thrash = { .nid = 1,
+			.duration_ms = 1000 }),
+		E(10000, OW_THRASH_GRANT, .thrash_grant = { .nid = 0 }),
+		E(10001, OW_THRASH_TAKE, .take = { .pid = 9, .nid = 0 }),
+		E(12000, OW_THRASHING_CLEAR, .thrash = { .nid = 0,
+			.duration_ms = 12000 }),
+		E(20000, OW_THRASHING_SET, .thrash = { .nid = 0 }),
+		E(20500, OW_THRASHING_SET, .thrash = { .nid = 0 }), /* again */
+		E(30000, OW_KSWAPD_WAKE, .kswapd = { .nid = 0 }),
+	};
+	struct ow_stats s;
+	struct ow_record rec;
+	char *buf, why[OW_ERR_MAX] = "";
+	bool ok;
+
+	ow_stats_init(&s, NULL);
+	buf = summary_of(&s);
+	ok = strstr(buf, "\"thrashing\":[],\"thrashing_nodes\":0,") &&
+	     !strstr(buf, "thrash rule");
+	free(buf);
+	for (size_t i = 0; i < ARRAY_SIZE(thrash); i++)
+		ow_stats_feed(&s, &thrash[i]);
+	buf = summary_of(&s);
+	ok = ok && strstr(buf, "\"thrashing\":[{\"nid\":0,\"sets\":2,"
+			  "\"thrashing_ms\":22000,\"grants\":1,\"takes\":1},"
+			  "{\"nid\":1,\"sets\":1,\"thrashing_ms\":1000,"
+			  "\"grants\":0,\"takes\":0}],\"thrashing_nodes\":2,") &&
+	     strstr(buf, "  thrashing (the thrash rule):\n"
+		    "    node 0: 2 sets, 22.000 s thrashing (still at the end), "
+		    "1 grant, 1 take\n"
+		    "    node 1: 1 set, 1.000 s thrashing, 0 grants, 0 takes\n");
+	if (!ok)
+		tap_diag("%s", buf);
+	tap_ok(ok, "stats: per node thrash sets, time thrashing (an open "
+	       "spell up to the last event), grants, takes");
+	free(buf);
+	ow_stats_free(&s);
+
+	/* Many nodes: the summary line lists 8, says how many, stays a line. */
+	ow_stats_init(&s, NULL);
+	for (int n = 0; n < 300; n++) {
+		struct oomwatch_event ev = E(n, OW_THRASHING_SET,
+					     .thrash = { .nid = -n });
+
+		ev.seq = n;
+		ow_stats_feed(&s, &ev);
+	}
+	buf = summary_of(&s);
+	ok = strchr(buf, '\n') && strchr(buf, '\n') - buf < OW_LINE_MAX &&
+	     !ow_json_decode_line(buf, strchr(buf, '\n') - buf, &rec, why,
+				  sizeof(why)) &&
+	     strstr(buf, "\"thrashing_nodes\":300,") &&
+	     strstr(buf, "{\"nid\":-292,") && !strstr(buf, "{\"nid\":-291,") &&
+	     strstr(buf, "    node -291: 1 set");
+	if (!ok)
+		tap_diag("%.300s / %s", buf, why);
+	tap_ok(ok, "stats: 300 thrashing nodes, the summary line lists %d and "
+	       "stays within %d bytes; the human summary lists all",
+	       OW_STATS_THRASH_NODES, OW_LINE_MAX);
+	free(buf);
+	ow_stats_free(&s);
+}
+
 int main(void)
 {
 	test_percentiles();
@@ -249,5 +330,6 @@ int main(void)
 	test_group_kill();
 	test_recovery_ends_wait();
 	test_output();
+	test_thrashing();
 	return tap_done();
 }

@@ -198,9 +198,21 @@ static void test_fixtures(void)
 		{ "kill", 1 }, { "token", 1 }, { "bypass", 0 }, { "unrecl", 0 },
 		{ "free", 0 }, { "min", 0 }, { "afree", 1 }, { "amin", 1 },
 	};
+	/* a thrashing lane under node 0's unreclaimable one */
+	static const struct expect thrash[] = {
+		{ "kill", 1 }, { "thrash", 1 }, { "tgrant", 1 }, { "take", 1 },
+		{ "unrecl", 0 }, { "request", 0 }, { "grant", 0 },
+		{ "row", 6 }, { "lg", 11 },
+	};
+	/* no thrash events: no lane, no legend for it */
+	static const struct expect no_thrash[] = {
+		{ "thrash", 0 }, { "tgrant", 0 }, { "take", 0 }, { "lg", 8 },
+	};
 	char *s;
 
 	check_fixture("arbiter_ok.jsonl", arbiter, ARRAY_SIZE(arbiter));
+	check_fixture("arbiter_ok.jsonl", no_thrash, ARRAY_SIZE(no_thrash));
+	check_fixture("thrash_v3.jsonl", thrash, ARRAY_SIZE(thrash));
 	check_fixture("stuck_request.jsonl", stuck, ARRAY_SIZE(stuck));
 	check_fixture("token_bug_2004.jsonl", token, ARRAY_SIZE(token));
 	s = draw("stuck_request.jsonl");
@@ -209,6 +221,25 @@ static void test_fixtures(void)
 		      "15.800000 s to the end: never cleared"),
 	       "svg: a window still open at the end is drawn open, and a node "
 	       "without zone evidence says so");
+	free(s);
+	s = draw("thrash_v3.jsonl");
+	tap_ok(s && strstr(s, "bypass_priority 0, thrash 1, "
+			   "thrash_timeout_ms 10000;") &&
+	       strstr(s, "<text class=\"row\" x=\"8\" y=\"180.0\">node 0 "
+		      "thrashing</text>") &&
+	       strstr(s, "<title>thrashing from 2.000000 s to 14.000000 s "
+		      "(12000 ms): calm</title>") &&
+	       strstr(s, "oom_thrash_take by hog[200], order 0") &&
+	       strstr(s, "oom_thrash_grant, thrashing 10010 ms, swap 0 of 0 "
+		      "pages free") && !strstr(s, "thrash unknown"),
+	       "svg: the thrash sysctls in the title, a thrashing lane with "
+	       "its window, grant and take");
+	free(s);
+	s = draw("arbiter_ok.jsonl");
+	tap_ok(s && !strstr(s, "thrash_timeout_ms") &&
+	       !strstr(s, "thrashing") && !strstr(s, "thrash grant"),
+	       "svg: a recording without the thrash sysctls says nothing of "
+	       "them");
 	free(s);
 }
 

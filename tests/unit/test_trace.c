@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The JSON-lines codec: round trips of every record kind in both format
- * versions, one case per class of malformed input with its exact
+ * The JSON-lines codec: round trips of every record kind in every format
+ * version, one case per class of malformed input with its exact
  * "file:line: why", and a burst of mutated lines that must never crash
  * (run under ASan and UBSan).
  */
@@ -55,6 +55,10 @@ static void random_event(struct oomwatch_event *ev, unsigned int type)
 	ev->type = type;
 	if (type == OW_OOM_GRANT)
 		ev->grant.nr_zones = rnd() % (OOMWATCH_MAX_ZONES + 1);
+	if (type == OW_THRASH_GRANT)
+		ev->thrash_grant.nr_zones = rnd() % (OOMWATCH_THRASH_ZONES + 1);
+	if (type == OW_THRASHING_CLEAR)
+		ev->thrash.reason = rnd() % (OW_THRASH_CLEAR_MAX + 1);
 }
 
 /* encode -> decode -> equal, and encode again gives the same bytes. */
@@ -103,12 +107,35 @@ static void test_names(void)
 	ok &= !strcmp(ow_verdict_reason_name(OW_RULE_TOO_SOON), "too_soon") &&
 	      !strcmp(ow_verdict_reason_name(OW_VETO_RECOVERED), "recovered") &&
 	      !strcmp(ow_verdict_reason_name(OW_STOCK_FREEZING), "freezing") &&
-	      !strcmp(ow_verdict_reason_name(OW_STOCK_FREEZING + 1), "invalid") &&
+	      !strcmp(ow_verdict_reason_name(OW_STOCK_FREEZING + 1),
+		      "not_thrashing") &&
 	      !strcmp(ow_clear_reason_name(OW_CLEAR_TIMEOUT), "timeout") &&
 	      !strcmp(ow_token_reason_name(OW_TOKEN_DISABLED), "disabled") &&
 	      !strcmp(ow_constraint_name(OW_CONSTRAINT_SYSRQ), "sysrq") &&
 	      !strcmp(ow_constraint_name(OW_CONSTRAINT_NODEMASK), "nodemask") &&
 	      !strcmp(ow_constraint_name(99), "invalid");
+	ok &= !strcmp(ow_event_type_name(OW_THRASHING_SET), "thrashing_set") &&
+	      !strcmp(ow_event_type_name(OW_THRASHING_CLEAR),
+		      "thrashing_clear") &&
+	      !strcmp(ow_event_type_name(OW_THRASH_GRANT), "oom_thrash_grant") &&
+	      !strcmp(ow_event_type_name(OW_THRASH_TAKE), "oom_thrash_take") &&
+	      !strcmp(ow_verdict_reason_name(OW_THRASH_NOT_THRASHING),
+		      "not_thrashing") &&
+	      !strcmp(ow_verdict_reason_name(OW_THRASH_SWAP_FREE),
+		      "swap_free") &&
+	      !strcmp(ow_verdict_reason_name(OW_THRASH_ABOVE_HIGH),
+		      "above_high") &&
+	      !strcmp(ow_verdict_reason_name(OW_THRASH_ABOVE_HIGH + 1),
+		      "invalid") &&
+	      !strcmp(ow_thrash_clear_reason_name(OW_THRASH_CALM), "calm") &&
+	      !strcmp(ow_thrash_clear_reason_name(OW_THRASH_DISABLED),
+		      "disabled") &&
+	      !strcmp(ow_thrash_clear_reason_name(2), "invalid");
+	ok &= ow_event_type_since(OW_MARK_VICTIM) == 1 &&
+	      ow_event_type_since(OW_OOM_REQUEST) == 1 &&
+	      ow_event_type_since(OW_THRASHING_SET) == 3 &&
+	      ow_event_type_since(OW_THRASH_TAKE) == 3 &&
+	      !ow_event_type_since(0) && !ow_event_type_since(OW_NR_TYPES);
 	tap_ok(ok, "names: every event type and enum value maps both ways");
 }
 
@@ -159,7 +186,7 @@ static void test_round_trip_comm(void)
 static void test_encoder_rejects(void)
 {
 	struct oomwatch_event ev = { .type = OW_NR_TYPES };
-	const struct ow_config cfg = { 1, 5000, 10000, 1, 2 };
+	const struct ow_config cfg = { 1, 5000, 10000, 1, 2, 1, 10000 };
 	char buf[OW_LINE_MAX];
 	bool ok;
 
@@ -174,7 +201,38 @@ static void test_encoder_rejects(void)
 	ok &= ow_json_format_event(buf, 40, V, &ev) < 0 && errno == ENOSPC &&
 	      strlen(buf) < 40;
 	ok &= ow_json_format_lost(buf, sizeof(buf), V, -1, -1) < 0;
-	tap_ok(ok, "encoder: refuses unknown types, nr_zones > max, short buffers");
+	memset(&ev, 0, sizeof(ev));
+	ev.type = OW_THRASH_GRANT;
+	ev.thrash_grant.nr_zones = OOMWATCH_THRASH_ZONES + 1;
+	errno = 0;
+	ok &= ow_json_format_event(buf, sizeof(buf), V, &ev) < 0 &&
+	      errno == EINVAL;
+	ev.thrash_grant.nr_zones = OOMWATCH_THRASH_ZONES;
+	ok &= ow_json_format_event(buf, sizeof(buf), V, &ev) > 0;
+	memset(&ev, 0, sizeof(ev));
+	ev.type = OW_THRASHING_CLEAR;
+	ev.thrash.reason = OW_THRASH_CLEAR_MAX + 1;
+	ok &= ow_json_format_event(buf, sizeof(buf), V, &ev) < 0;
+	ev.thrash.reason = OW_THRASH_DISABLED;
+	ok &= ow_json_format_event(buf, sizeof(buf), V, &ev) > 0;
+	tap_ok(ok, "encoder: refuses unknown types, nr_zones > max (4, thrash "
+	       "3), a thrashing_clear reason above disabled, short buffers");
+
+	/* A type is written only in the versions that have it. */
+	ok = true;
+	for (unsigned int t = 1; t < OW_NR_TYPES; t++) {
+		memset(&ev, 0, sizeof(ev));
+		ev.type = t;
+		for (unsigned int v = 1; v <= V; v++) {
+			int len = ow_json_format_event(buf, sizeof(buf), v,
+						       &ev);
+
+			ok &= v < ow_event_type_since(t) ? len < 0 : len > 0;
+		}
+	}
+	tap_ok(ok, "encoder: the thrash events only in version 3, the others "
+	       "in every version");
+	ev.type = OW_OOM_GRANT;
 
 	/* Only the versions a reader of this build accepts are written. */
 	ok = true;
@@ -306,7 +364,7 @@ static void test_memcg_line(void)
 static void test_header(void)
 {
 	/* The ends of the sysctls' ranges; out of range is refused (#15). */
-	const struct ow_config cfg = { 1, 600000, INT_MIN, 1, -1 };
+	const struct ow_config cfg = { 1, 600000, INT_MIN, 1, -1, 0, 600000 };
 	const char *kernel = "6.1.0-\"odd\"\\\x01\xe9";
 	struct ow_record rec;
 	char buf[OW_LINE_MAX], why[OW_ERR_MAX];
@@ -324,7 +382,7 @@ static void test_header(void)
 		tap_diag("%s / %s", buf, why);
 	tap_ok(ok, "round trip: header with the range ends and odd kernel string");
 	ok = strstr(buf, "\"oom_arbiter_fallback_ms\":null,") &&
-	     strstr(buf, "\"swap_token_bypass_priority\":-1}") &&
+	     strstr(buf, "\"swap_token_bypass_priority\":-1,") &&
 	     rec.header.config.oom_arbiter_fallback_ms == OW_CONFIG_UNKNOWN &&
 	     rec.header.config.swap_token_bypass_priority == -1;
 	tap_ok(ok, "header: a sysctl the kernel lacks is null, -1 stays -1");
@@ -357,6 +415,53 @@ static void test_header_null(void)
 	if (!ok)
 		tap_diag("%s / %s", buf, why);
 	tap_ok(ok, "header: nulls decode to unknown and encode back the same");
+}
+
+/*
+ * The thrash sysctls came with version 3: written there, in their ranges
+ * or null; a version 2 header neither writes nor reads them (unknown).
+ */
+static void test_header_v3(void)
+{
+	const struct ow_config ends[] = {
+		{ 1, 5000, 10000, 0, 0, 0, 0 },
+		{ 1, 5000, 10000, 0, 0, 1, 600000 },
+		{ 1, 5000, 10000, 0, 0, OW_CONFIG_UNKNOWN, OW_CONFIG_UNKNOWN },
+	};
+	struct ow_config want;
+	struct ow_record rec;
+	char buf[OW_LINE_MAX], why[OW_ERR_MAX] = "";
+	bool ok = true;
+	int len;
+
+	for (size_t i = 0; i < ARRAY_SIZE(ends) && ok; i++) {
+		len = ow_json_format_header(buf, sizeof(buf), 3, &ends[i], "k",
+					    1000);
+		ok = len > 0 &&
+		     !ow_json_decode_line(buf, len - 1, &rec, why, sizeof(why)) &&
+		     rec.version == 3 &&
+		     !memcmp(&rec.header.config, &ends[i], sizeof(ends[i]));
+	}
+	ok = ok && strstr(buf, "\"swap_token_bypass_priority\":0,"
+			  "\"oom_arbiter_thrash\":null,"
+			  "\"oom_thrash_timeout_ms\":null}");
+	if (!ok)
+		tap_diag("%s / %s", buf, why);
+	tap_ok(ok, "round trip: version 3 header, the thrash sysctls at their "
+	       "range ends and null");
+
+	len = ow_json_format_header(buf, sizeof(buf), 2, &ends[1], "k", 1000);
+	want = ends[1];
+	want.oom_arbiter_thrash = OW_CONFIG_UNKNOWN;
+	want.oom_thrash_timeout_ms = OW_CONFIG_UNKNOWN;
+	ok = len > 0 && !strstr(buf, "thrash") &&
+	     !ow_json_decode_line(buf, len - 1, &rec, why, sizeof(why)) &&
+	     rec.version == 2 && !memcmp(&rec.header.config, &want,
+					 sizeof(want));
+	if (!ok)
+		tap_diag("%s / %s", buf, why);
+	tap_ok(ok, "version 2 header: no thrash sysctls written, read back as "
+	       "unknown");
 }
 
 static void test_lost_and_summary(void)
@@ -400,6 +505,20 @@ static void test_lost_and_summary(void)
 	"\"tgid\":1,\"comm\":\"c\","
 #define EXIT2_OK(seq) EVH2(seq) "\"type\":\"task_exit\",\"exit_pid\":1," \
 	"\"exit_tgid\":1}\n"
+/* And in version 3, with the thrash sysctls. */
+#define CFG3(thrash, timeout) "{\"v\":3,\"type\":\"header\",\"tool\":" \
+	"\"oomwatch\",\"kernel\":\"k\",\"config\":{\"oom_arbiter\":1," \
+	"\"oom_unreclaimable_timeout_ms\":5000,\"oom_arbiter_fallback_ms\":10000," \
+	"\"swap_token\":0,\"swap_token_bypass_priority\":2," \
+	"\"oom_arbiter_thrash\":" thrash ",\"oom_thrash_timeout_ms\":" timeout \
+	"},\"kswapd_period_ms\":1000}\n"
+#define HDR3 CFG3("1", "10000")
+#define EVH3(seq) "{\"v\":3,\"seq\":" seq ",\"ts_ns\":5,\"cpu\":0,\"pid\":1," \
+	"\"tgid\":1,\"comm\":\"c\","
+#define TGRANT3(nr, zones) EVH3("1") "\"type\":\"oom_thrash_grant\",\"nid\":0," \
+	"\"thrashing_ms\":10000,\"restored\":1,\"reclaimed\":2," \
+	"\"swap_free\":0,\"swap_total\":0,\"nr_zones\":" nr ",\"zones\":" \
+	zones "}\n"
 
 struct bad_case {
 	const char *what;
@@ -441,13 +560,17 @@ static const struct bad_case bad_cases[] = {
 	{ "unknown field", HDR EVH("1")
 	  "\"type\":\"task_exit\",\"exit_pid\":1,\"exit_tgid\":1,\"x\":0}\n",
 	  "t.jsonl:2: unknown field \"x\" in task_exit event" },
-	{ "wrong version", "{\"v\":3,\"type\":\"header\",\"anything\":1}\n",
-	  "t.jsonl:1: version 3 not supported" },
+	{ "wrong version", "{\"v\":4,\"type\":\"header\",\"anything\":1}\n",
+	  "t.jsonl:1: version 4 not supported" },
 	{ "version 0", "{\"v\":0,\"type\":\"lost\",\"cpu\":0,\"count\":1}\n",
 	  "t.jsonl:1: version 0 not supported" },
-	{ "version 3 after version 2 lines", HDR2 EXIT2_OK("1")
+	{ "version 4 after version 2 lines", HDR2 EXIT2_OK("1")
+	  "{\"v\":4,\"type\":\"lost\",\"cpu\":0,\"count\":1}\n",
+	  "t.jsonl:3: version 4 not supported" },
+	{ "version 3 line after version 2 lines", HDR2 EXIT2_OK("1")
 	  "{\"v\":3,\"type\":\"lost\",\"cpu\":0,\"count\":1}\n",
-	  "t.jsonl:3: version 3 not supported" },
+	  "t.jsonl:3: version 3 line after version 2 lines (a recording has "
+	  "one version)" },
 	{ "missing version", HDR "{\"type\":\"lost\",\"cpu\":0,\"count\":1}\n",
 	  "t.jsonl:2: field \"v\" missing" },
 	{ "header not first", HDR HDR,
@@ -683,6 +806,74 @@ static const struct bad_case bad_cases[] = {
 	{ "memcg line, raw byte >= 0x80", HDR2
 	  "{\"v\":2,\"type\":\"memcg\",\"memcg_id\":5,\"path\":\"/\xe9\"}\n",
 	  "t.jsonl:2: byte 0xe9 in string at column 45: not ASCII" },
+	/* trace format 3: the thrash rule's events and sysctls */
+	{ "v2 thrashing_set", HDR2 EVH2("1")
+	  "\"type\":\"thrashing_set\",\"nid\":0,\"reason\":0,"
+	  "\"duration_ms\":0,\"window_ms\":1000,\"restored\":1,"
+	  "\"reclaimed\":2}\n",
+	  "t.jsonl:2: event type \"thrashing_set\" in a version 2 line (added "
+	  "in version 3)" },
+	{ "v1 oom_thrash_take", HDR EVH("1")
+	  "\"type\":\"oom_thrash_take\"}\n",
+	  "t.jsonl:2: event type \"oom_thrash_take\" in a version 1 line (added "
+	  "in version 3)" },
+	{ "v2 header with a thrash sysctl",
+	  "{\"v\":2,\"type\":\"header\",\"tool\":\"oomwatch\",\"kernel\":\"k\","
+	  "\"config\":{\"oom_arbiter\":1,\"oom_unreclaimable_timeout_ms\":5000,"
+	  "\"oom_arbiter_fallback_ms\":10000,\"swap_token\":0,"
+	  "\"swap_token_bypass_priority\":2,\"oom_arbiter_thrash\":1},"
+	  "\"kswapd_period_ms\":1000}\n",
+	  "t.jsonl:1: unknown field \"config.oom_arbiter_thrash\" in a version 2 "
+	  "header (added in version 3)" },
+	{ "v3 header without the thrash timeout",
+	  "{\"v\":3,\"type\":\"header\",\"tool\":\"oomwatch\",\"kernel\":\"k\","
+	  "\"config\":{\"oom_arbiter\":1,\"oom_unreclaimable_timeout_ms\":5000,"
+	  "\"oom_arbiter_fallback_ms\":10000,\"swap_token\":0,"
+	  "\"swap_token_bypass_priority\":2,\"oom_arbiter_thrash\":1},"
+	  "\"kswapd_period_ms\":1000}\n",
+	  "t.jsonl:1: field \"config.oom_thrash_timeout_ms\" missing" },
+	{ "header: oom_arbiter_thrash 2", CFG3("2", "10000"),
+	  "t.jsonl:1: field \"config.oom_arbiter_thrash\": 2 out of range" },
+	{ "header: oom_arbiter_thrash -1", CFG3("-1", "10000"),
+	  "t.jsonl:1: field \"config.oom_arbiter_thrash\": -1 out of range" },
+	{ "header: thrash timeout 600001", CFG3("1", "600001"),
+	  "t.jsonl:1: field \"config.oom_thrash_timeout_ms\": 600001 out of "
+	  "range" },
+	{ "header: thrash timeout -1", CFG3("1", "-1"),
+	  "t.jsonl:1: field \"config.oom_thrash_timeout_ms\": -1 out of range" },
+	{ "header: thrash timeout a string", CFG3("1", "\"10000\""),
+	  "t.jsonl:1: field \"config.oom_thrash_timeout_ms\": expected an "
+	  "integer" },
+	{ "thrashing_clear reason 2", HDR3 EVH3("1")
+	  "\"type\":\"thrashing_clear\",\"nid\":0,\"reason\":2,"
+	  "\"duration_ms\":3000,\"window_ms\":1000,\"restored\":1,"
+	  "\"reclaimed\":2}\n",
+	  "t.jsonl:2: field \"reason\": 2 out of range" },
+	{ "thrash grant with 4 zones", HDR3
+	  TGRANT3("4", "[{\"free\":1,\"high\":2},{\"free\":1,\"high\":2},"
+		  "{\"free\":1,\"high\":2},{\"free\":1,\"high\":2}]"),
+	  "t.jsonl:2: field \"nr_zones\": 4 out of range (at most 3)" },
+	{ "thrash grant zone with min for high", HDR3
+	  TGRANT3("1", "[{\"free\":1,\"min\":2}]"),
+	  "t.jsonl:2: unknown field \"zones[0].min\"" },
+	{ "thrash grant zone without high", HDR3
+	  TGRANT3("1", "[{\"free\":1}]"),
+	  "t.jsonl:2: field \"zones[0].high\" missing" },
+	{ "thrash grant zones count mismatch", HDR3
+	  TGRANT3("2", "[{\"free\":1,\"high\":2}]"),
+	  "t.jsonl:2: field \"zones\": 1 entries but nr_zones is 2" },
+	{ "thrash grant without zones", HDR3 EVH3("1")
+	  "\"type\":\"oom_thrash_grant\",\"nid\":0,\"thrashing_ms\":10000,"
+	  "\"restored\":1,\"reclaimed\":2,\"swap_free\":0,\"swap_total\":0,"
+	  "\"nr_zones\":0}\n",
+	  "t.jsonl:2: field \"zones\" missing" },
+	{ "take without memcg_id", HDR3 EVH3("1")
+	  "\"type\":\"oom_thrash_take\",\"take_pid\":1,\"nid\":0,\"order\":0,"
+	  "\"gfp_flags\":0,\"take_comm\":\"c\"}\n",
+	  "t.jsonl:2: field \"memcg_id\" missing" },
+	{ "take with request_pid", HDR3 EVH3("1")
+	  "\"type\":\"oom_thrash_take\",\"request_pid\":1}\n",
+	  "t.jsonl:2: unknown field \"request_pid\" in oom_thrash_take event" },
 };
 
 /* Runs text through a reader; the last result and the error. */
@@ -823,6 +1014,63 @@ static void test_reader_v2(void)
 	       "reader: a version 2 file, memcg line and request memcg_id");
 }
 
+/* A version 3 file: the thrash events, read as written. */
+static void test_reader_v3(void)
+{
+	static const char text[] = HDR3
+		EVH3("1") "\"type\":\"thrashing_set\",\"nid\":1,\"reason\":0,"
+		"\"duration_ms\":0,\"window_ms\":1000,\"restored\":5120,"
+		"\"reclaimed\":6144}\n"
+		TGRANT3("2", "[{\"free\":300,\"high\":384},{\"high\":1400,"
+			"\"free\":1200}]")
+		EVH3("3") "\"type\":\"oom_thrash_take\",\"take_pid\":200,"
+		"\"nid\":0,\"order\":0,\"gfp_flags\":1051850,"
+		"\"memcg_id\":4100,\"take_comm\":\"hog\"}\n"
+		EVH3("4") "\"type\":\"thrashing_clear\",\"nid\":1,\"reason\":1,"
+		"\"reason_name\":\"disabled\",\"duration_ms\":12000,"
+		"\"window_ms\":0,\"restored\":0,\"reclaimed\":0}\n"
+		"{\"v\":3,\"type\":\"summary\"}\n";
+	struct ow_reader r;
+	struct ow_record rec[6];
+	size_t n = 0;
+	FILE *f = fmemopen((void *)text, sizeof(text) - 1, "r");
+	bool ok;
+	int ret;
+
+	ow_reader_init(&r, f, "t.jsonl");
+	while (n < ARRAY_SIZE(rec) && (ret = ow_reader_next(&r, &rec[n])) == 1)
+		n++;
+	fclose(f);
+	ok = n == 6 && r.version == 3 &&
+	     rec[0].header.config.oom_arbiter_thrash == 1 &&
+	     rec[0].header.config.oom_thrash_timeout_ms == 10000 &&
+	     rec[1].event.type == OW_THRASHING_SET &&
+	     rec[1].event.thrash.nid == 1 &&
+	     rec[1].event.thrash.window_ms == 1000 &&
+	     rec[1].event.thrash.restored == 5120 &&
+	     rec[1].event.thrash.reclaimed == 6144 &&
+	     rec[2].event.type == OW_THRASH_GRANT &&
+	     rec[2].event.thrash_grant.thrashing_ms == 10000 &&
+	     rec[2].event.thrash_grant.nr_zones == 2 &&
+	     rec[2].event.thrash_grant.zone[0].free == 300 &&
+	     rec[2].event.thrash_grant.zone[0].high == 384 &&
+	     rec[2].event.thrash_grant.zone[1].free == 1200 &&
+	     rec[2].event.thrash_grant.zone[1].high == 1400 &&
+	     rec[3].event.type == OW_THRASH_TAKE &&
+	     rec[3].event.take.pid == 200 &&
+	     rec[3].event.take.gfp_flags == 0x100cca &&
+	     rec[3].event.take.memcg_id == 4100 &&
+	     !strcmp(rec[3].event.take.comm, "hog") &&
+	     rec[4].event.type == OW_THRASHING_CLEAR &&
+	     rec[4].event.thrash.reason == OW_THRASH_DISABLED &&
+	     rec[4].event.thrash.duration_ms == 12000 &&
+	     rec[5].kind == OW_REC_SUMMARY;
+	if (!ok)
+		tap_diag("%zu records: %s", n, ow_reader_error(&r));
+	tap_ok(ok, "reader: a version 3 file, the four thrash events and the "
+	       "thrash sysctls, zone keys in any order");
+}
+
 /*
  * Mutations of valid lines: flips, cuts, splices, inserted JSON noise.
  * Each either decodes, and then re-encodes to a line that decodes to the
@@ -840,11 +1088,15 @@ static void test_mutations(void)
 	int bad = 0, decoded = 0;
 
 	for (int i = 0; i < 30000; i++) {
+		unsigned int since;
 		int len;
 
 		random_event(&ev, 1 + rnd() % (OW_NR_TYPES - 1));
+		/* in one of the versions that have the type */
+		since = ow_event_type_since(ev.type);
 		len = ow_json_format_event(line, sizeof(line),
-					   1 + rnd() % V, &ev) - 1;
+					   since + rnd() % (V - since + 1),
+					   &ev) - 1;
 		for (int m = 1 + rnd() % 4; m > 0 && len > 0; m--) {
 			size_t at = rnd() % len;
 			const char *s = noise[rnd() % ARRAY_SIZE(noise)];
@@ -899,11 +1151,13 @@ int main(void)
 	test_memcg_line();
 	test_header();
 	test_header_null();
+	test_header_v3();
 	test_lost_and_summary();
 	test_bad_inputs();
 	test_bad_inputs_raw();
 	test_reader_happy();
 	test_reader_v2();
+	test_reader_v3();
 	test_mutations();
 	return tap_done();
 }
