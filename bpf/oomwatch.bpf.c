@@ -513,7 +513,7 @@ int BPF_PROG(oom_grant, int nid, pid_t pid,
 
 static __always_inline int thrash_event(__u32 type, int nid,
 					unsigned int duration_ms,
-					unsigned long restored,
+					unsigned long refaulted,
 					unsigned long reclaimed,
 					unsigned int window_ms, int reason)
 {
@@ -523,7 +523,7 @@ static __always_inline int thrash_event(__u32 type, int nid,
 		return 0;
 	e->thrash.nid = nid;
 	e->thrash.duration_ms = duration_ms;
-	e->thrash.restored = restored;
+	e->thrash.refaulted = refaulted;
 	e->thrash.reclaimed = reclaimed;
 	e->thrash.window_ms = window_ms;
 	e->thrash.reason = reason;
@@ -532,19 +532,19 @@ static __always_inline int thrash_event(__u32 type, int nid,
 }
 
 SEC("tp_btf/thrashing_set")
-int BPF_PROG(thrashing_set, int nid, unsigned long restored,
+int BPF_PROG(thrashing_set, int nid, unsigned long refaulted,
 	     unsigned long reclaimed, unsigned int window_ms)
 {
-	return thrash_event(OW_THRASHING_SET, nid, 0, restored, reclaimed,
+	return thrash_event(OW_THRASHING_SET, nid, 0, refaulted, reclaimed,
 			    window_ms, 0);
 }
 
 SEC("tp_btf/thrashing_clear")
 int BPF_PROG(thrashing_clear, int nid, unsigned int duration_ms,
-	     unsigned long restored, unsigned long reclaimed,
+	     unsigned long refaulted, unsigned long reclaimed,
 	     unsigned int window_ms, int reason)
 {
-	return thrash_event(OW_THRASHING_CLEAR, nid, duration_ms, restored,
+	return thrash_event(OW_THRASHING_CLEAR, nid, duration_ms, refaulted,
 			    reclaimed, window_ms, reason);
 }
 
@@ -560,7 +560,7 @@ struct oom_arbiter_thrash_snapshot___ow {
 	unsigned int thrashing_ms;
 	unsigned long swap_free;
 	unsigned long swap_total;
-	unsigned long restored;
+	unsigned long refaulted;
 	unsigned long reclaimed;
 	int nr_zones;
 	struct {
@@ -590,7 +590,7 @@ int BPF_PROG(oom_thrash_grant, int nid,
 		return 0;
 	e->thrash_grant.nid = nid;
 	e->thrash_grant.thrashing_ms = BPF_CORE_READ(snap, thrashing_ms);
-	e->thrash_grant.restored = BPF_CORE_READ(snap, restored);
+	e->thrash_grant.refaulted = BPF_CORE_READ(snap, refaulted);
 	e->thrash_grant.reclaimed = BPF_CORE_READ(snap, reclaimed);
 	e->thrash_grant.swap_free = BPF_CORE_READ(snap, swap_free);
 	e->thrash_grant.swap_total = BPF_CORE_READ(snap, swap_total);

@@ -229,14 +229,14 @@ struct oomwatch_event {
 			__u32 reason;		/* clear: thrash_clear_reason */
 			__u32 duration_ms;	/* clear: since the set */
 			__u32 window_ms;	/* the window judged */
-			__u64 restored;		/* its working-set file refaults */
+			__u64 refaulted;	/* its file refaults */
 			__u64 reclaimed;	/* pages global reclaim took */
 		} thrash;
 		struct {
 			__s32 nid;
 			__u32 thrashing_ms;	/* since the set or the node's
 						 * last thrash grant */
-			__u64 restored;		/* in the last window */
+			__u64 refaulted;	/* in the last window */
 			__u64 reclaimed;
 			__u64 swap_free;	/* pages */
 			__u64 swap_total;

@@ -515,23 +515,31 @@ static struct ow_ep_node *thrash_node(struct ow_episodes *m, __s32 nid)
 	return n;
 }
 
-/* A second set without a clear: thrashing since the first. */
+/*
+ * The node thrashes since the start of the window the set judged: the
+ * kernel traces the set when that window closes, window_ms later, and
+ * counts thrashing_ms and a clear's duration_ms from the window's start.
+ * A second set without a clear: thrashing since the first.
+ */
 static void on_thrashing_set(struct ow_episodes *m,
 			     const struct oomwatch_event *ev)
 {
 	struct ow_ep_node *n = thrash_node(m, ev->thrash.nid);
+	unsigned long long window_ns = ev->thrash.window_ms * 1000000ULL;
+	unsigned long long start;
 
 	if (!n)
 		return;
 	n->th.seen = true;
 	if (n->th.state == OW_TH_ON)
 		return;
+	start = ev->ts_ns > window_ns ? ev->ts_ns - window_ns : 0;
 	n->th.state = OW_TH_ON;
 	n->th.state_seq = ev->seq;
-	n->th.state_ts = ev->ts_ns;
+	n->th.state_ts = start;
 	n->th.clock = OW_TH_CLOCK_SET;
 	n->th.clock_seq = ev->seq;
-	n->th.clock_ts = ev->ts_ns;
+	n->th.clock_ts = start;
 	n->th_sets++;
 }
 

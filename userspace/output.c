@@ -743,9 +743,9 @@ static void on_thrashing(struct ow_out *o, const struct oomwatch_event *ev,
 	if (ev->type == OW_THRASHING_SET) {
 		prefix(o, ev->ts_ns, "THRASHING");
 		fprintf(f, "node %d: a %u ms window of reclaim thrashed: %llu "
-			"working-set refaults, %llu pages reclaimed\n",
+			"file refaults, %llu pages reclaimed\n",
 			ev->thrash.nid, ev->thrash.window_ms,
-			(unsigned long long)ev->thrash.restored,
+			(unsigned long long)ev->thrash.refaulted,
 			(unsigned long long)ev->thrash.reclaimed);
 		return;
 	}
@@ -757,7 +757,7 @@ static void on_thrashing(struct ow_out *o, const struct oomwatch_event *ev,
 	if (ev->thrash.reason == OW_THRASH_CALM)
 		fprintf(f, " (%u ms: %llu refaults, %llu pages reclaimed)",
 			ev->thrash.window_ms,
-			(unsigned long long)ev->thrash.restored,
+			(unsigned long long)ev->thrash.refaulted,
 			(unsigned long long)ev->thrash.reclaimed);
 	if (th->granted)
 		fprintf(f, "; THRASH GRANT seq %llu dropped, not taken",
@@ -780,7 +780,7 @@ static void thrash_evidence(struct ow_out *o, const struct oomwatch_event *ev)
 			timeout >= 0 && ev->thrash_grant.thrashing_ms <
 			(__u32)timeout ? " (!)" : "");
 	fprintf(f, ", last window %llu refaults, %llu pages reclaimed",
-		(unsigned long long)ev->thrash_grant.restored,
+		(unsigned long long)ev->thrash_grant.refaulted,
 		(unsigned long long)ev->thrash_grant.reclaimed);
 	if (!total)
 		fprintf(f, ", no swap");
@@ -801,8 +801,9 @@ static void on_thrash_grant(struct ow_out *o, const struct oomwatch_event *ev,
 	if (!show)
 		return;
 	prefix(o, ev->ts_ns, "THRASH GRANT");
-	fprintf(o->o.f, "node %d, kill allowed: the first allocation to fail "
-		"on it takes the grant; ", ev->thrash_grant.nid);
+	fprintf(o->o.f, "node %d, kill allowed: the next allocation on it "
+		"that may invoke the OOM killer takes the grant; ",
+		ev->thrash_grant.nid);
 	thrash_evidence(o, ev);
 	fputc('\n', o->o.f);
 }

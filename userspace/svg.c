@@ -494,7 +494,7 @@ static void thrash_span(FILE *f, const struct geom *gm, int y,
 			unsigned long long from, unsigned long long to,
 			const struct oomwatch_event *clear)
 {
-	double x0 = x_of(gm, from), x1 = x_of(gm, to);
+	double x0 = x_of(gm, from > gm->t0 ? from : gm->t0), x1 = x_of(gm, to);
 
 	fprintf(f, "<rect class=\"thrash\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
 		"height=\"%d\"%s><title>thrashing from %.6f s ", x0, y + 4,
@@ -549,8 +549,11 @@ static void thrash_row(FILE *f, const struct ow_svg *g, const struct geom *gm,
 		if (node_of(e) != nid)
 			continue;
 		if (e->type == OW_THRASHING_SET && !set) {
+			unsigned long long w = e->thrash.window_ms * 1000000ULL;
+
+			/* Thrashing since the window the set closed began. */
 			set = true;
-			from = e->ts_ns;
+			from = e->ts_ns > w ? e->ts_ns - w : 0;
 		} else if (e->type == OW_THRASHING_CLEAR && set) {
 			thrash_span(f, gm, y, from, e->ts_ns, e);
 			set = false;

@@ -343,7 +343,7 @@ static const struct field thrash_set_fields[] = {
 	FLD("reason", thrash.reason, F_U32),
 	FLD("duration_ms", thrash.duration_ms, F_U32),
 	FLD("window_ms", thrash.window_ms, F_U32),
-	FLD("restored", thrash.restored, F_U64),
+	FLD("refaulted", thrash.refaulted, F_U64),
 	FLD("reclaimed", thrash.reclaimed, F_U64),
 };
 
@@ -354,7 +354,7 @@ static const struct field thrash_clear_fields[] = {
 		  OW_THRASH_CLEAR_MAX),
 	FLD("duration_ms", thrash.duration_ms, F_U32),
 	FLD("window_ms", thrash.window_ms, F_U32),
-	FLD("restored", thrash.restored, F_U64),
+	FLD("refaulted", thrash.refaulted, F_U64),
 	FLD("reclaimed", thrash.reclaimed, F_U64),
 };
 
@@ -362,7 +362,7 @@ static const struct field thrash_clear_fields[] = {
 static const struct field thrash_grant_fields[] = {
 	FLD("nid", thrash_grant.nid, F_S32),
 	FLD("thrashing_ms", thrash_grant.thrashing_ms, F_U32),
-	FLD("restored", thrash_grant.restored, F_U64),
+	FLD("refaulted", thrash_grant.refaulted, F_U64),
 	FLD("reclaimed", thrash_grant.reclaimed, F_U64),
 	FLD("swap_free", thrash_grant.swap_free, F_U64),
 	FLD("swap_total", thrash_grant.swap_total, F_U64),

@@ -69,9 +69,14 @@
 		.direct = { .order = 0 })
 #define RAW(s, c, t)	{ .seq = (s), .cpu = (c), .ts_ns = MS(t), \
 			  .type = OW_KSWAPD_WAKE }
-/* The thrash rule: a 1 s window, a grant with one zone, a take by p. */
-#define TSET(t, n)	E(t, OW_THRASHING_SET, .thrash = { .nid = (n), \
-		.window_ms = 1000, .restored = 5000, .reclaimed = 6000 })
+/*
+ * The thrash rule: a set traced when its window of w ms closed (the node
+ * thrashes since w ms before it), a grant with one zone, a take by p.
+ * TSET's window is 0 ms, so that t is when the node began to thrash.
+ */
+#define TSETW(t, n, w)	E(t, OW_THRASHING_SET, .thrash = { .nid = (n), \
+		.window_ms = (w), .refaulted = 5000, .reclaimed = 6000 })
+#define TSET(t, n)	TSETW(t, n, 0)
 #define TCLEAR_R(t, n, d, r) E(t, OW_THRASHING_CLEAR, .thrash = { \
 		.nid = (n), .reason = (r), .duration_ms = (d), .window_ms = 1000 })
 #define TCLEAR(t, n, d)	TCLEAR_R(t, n, d, OW_THRASH_CALM)
@@ -471,6 +476,16 @@ static const struct ccase cases[] = {
 	  &THRASH, TRACE(TSET(0, 0), TGRANT(10000, 0, 10000),
 			 TAKE(10005, 10, 0), KILL_BY(10010, 10, 20),
 			 EXIT(10100, 20), TCLEAR(12000, 0, 12000)) },
+	{ "thrash_timer: the set's window counts: a grant 9 s after a set "
+	  "that closed a 1 s window", &THRASH,
+	  TRACE(TSETW(1000, 0, 1000), TGRANT(10000, 0, 10000),
+		TCLEAR(12000, 0, 12000)) },
+	{ "thrash_timer: ... 8.9 s after it (breaks)", &THRASH,
+	  TRACE(TSETW(1000, 0, 1000), TGRANT(9900, 0, 10000)),
+	  .want = { { I7, 1 } }, .says = "only 9900.000 ms after thrashing_set" },
+	{ "thrash_timer: ... and a clear timed from the set's trace (breaks)",
+	  &THRASH, TRACE(TSETW(1000, 0, 1000), TCLEAR(5000, 0, 4000)),
+	  .want = { { I7, 1 } }, .says = "thrashing_clear seq 1" },
 	{ "thrash_timer: a grant 19 ms short of the timeout, within tolerance",
 	  &THRASH, TRACE(TSET(0, 0), TGRANT(9981, 0, 10000)) },
 	{ "thrash_timer: a grant 9 s after the set (breaks)", &THRASH,

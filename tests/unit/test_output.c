@@ -178,11 +178,11 @@ static void test_thrash_lines(void)
 {
 	static const struct step steps[] = {
 		{ .ev = E_BY(2000, OW_THRASHING_SET, 30, "kswapd0", .seq = 0,
-		    .thrash = { .nid = 0, .window_ms = 1000, .restored = 5120,
+		    .thrash = { .nid = 0, .window_ms = 1000, .refaulted = 5120,
 		    .reclaimed = 6144 }) },
 		{ .ev = E_BY(11000, OW_THRASH_GRANT, 30, "kswapd0", .seq = 1,
 		    .thrash_grant = { .nid = 0, .thrashing_ms = 9000,
-		    .restored = 4800, .reclaimed = 5900, .swap_free = 100,
+		    .refaulted = 4800, .reclaimed = 5900, .swap_free = 100,
 		    .swap_total = 3200, .nr_zones = 2,
 		    .zone = { { 300, 384 }, { 1200, 1400 } } }) },
 		{ .ev = E_BY(11005, OW_THRASH_TAKE, 200, "hog", .seq = 2,
@@ -198,7 +198,7 @@ static void test_thrash_lines(void)
 		    .thrash_grant = { .nid = 0, .thrashing_ms = 10000 }) },
 		{ .ev = E_BY(22000, OW_THRASHING_CLEAR, 30, "kswapd0", .seq = 6,
 		    .thrash = { .nid = 0, .duration_ms = 20000,
-		    .window_ms = 1000, .restored = 96, .reclaimed = 2048,
+		    .window_ms = 1000, .refaulted = 96, .reclaimed = 2048,
 		    .reason = OW_THRASH_CALM }) },
 		{ .ev = E_BY(23000, OW_THRASHING_CLEAR, 30, "kswapd0", .seq = 7,
 		    .thrash = { .nid = 1, .duration_ms = 500,
@@ -210,10 +210,11 @@ static void test_thrash_lines(void)
 	bool ok;
 
 	ok = contains(b, "     2.000000 THRASHING     node 0: a 1000 ms window "
-		      "of reclaim thrashed: 5120 working-set refaults, 6144 "
+		      "of reclaim thrashed: 5120 file refaults, 6144 "
 		      "pages reclaimed\n");
 	ok &= contains(b, "    11.000000 THRASH GRANT  node 0, kill allowed: "
-		       "the first allocation to fail on it takes the grant; "
+		       "the next allocation on it that may invoke the OOM "
+		       "killer takes the grant; "
 		       "kswapd saw: thrashing 9000 ms (timeout 10000) (!), last "
 		       "window 4800 refaults, 5900 pages reclaimed, swap 100 of "
 		       "3200 pages free (!), low zone 0 free 300 high 384, low "

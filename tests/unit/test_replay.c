@@ -337,7 +337,7 @@ static void test_bad_files(void)
 		{ "thrash_v1.jsonl", HDR "{\"v\":1,\"seq\":0,\"ts_ns\":1,"
 		  "\"cpu\":0,\"pid\":30,\"tgid\":30,\"comm\":\"kswapd0\","
 		  "\"type\":\"thrashing_set\",\"nid\":0,\"reason\":0,"
-		  "\"duration_ms\":0,\"window_ms\":1000,\"restored\":1,"
+		  "\"duration_ms\":0,\"window_ms\":1000,\"refaulted\":1,"
 		  "\"reclaimed\":2}\n", 0,
 		  ":2: event type \"thrashing_set\" in a version 1 line (added "
 		  "in version 3)" },
@@ -716,10 +716,11 @@ static void test_v3_timeline(void)
 {
 	static const char *const want[] = {
 		"     2.000000 THRASHING     node 0: a 1000 ms window of reclaim "
-		"thrashed: 5120 working-set refaults, 6144 pages reclaimed\n",
-		"    12.010000 THRASH GRANT  node 0, kill allowed: the first "
-		"allocation to fail on it takes the grant; kswapd saw: thrashing "
-		"10010 ms (timeout 10000), last window 4800 refaults, 5900 pages "
+		"thrashed: 5120 file refaults, 6144 pages reclaimed\n",
+		"    12.010000 THRASH GRANT  node 0, kill allowed: the next "
+		"allocation on it that may invoke the OOM killer takes the grant; "
+		"kswapd saw: thrashing "
+		"11010 ms (timeout 10000), last window 4800 refaults, 5900 pages "
 		"reclaimed, no swap, low zone 0 free 300 high 384, low zone 1 "
 		"free 1200 high 1400\n",
 		"    12.015000 THRASH TAKE   hog[200] memcg /job (4100) takes "
@@ -731,11 +732,11 @@ static void test_v3_timeline(void)
 		"after THRASH TAKE seq 5 on node 0\n",
 		"    12.150000 EXIT          hog[200] is gone, 130 ms after the "
 		"kill\n",
-		"    14.000000 NOT THRASHING node 0 after 12000 ms: calm: a window "
+		"    14.000000 NOT THRASHING node 0 after 13000 ms: calm: a window "
 		"of reclaim did not thrash (1000 ms: 96 refaults, 2048 pages "
 		"reclaimed)\n",
 		"summary: 12 events, 1 OOM episode, 0 lost\n",
-		"  thrashing (the thrash rule):\n    node 0: 1 set, 12.000 s "
+		"  thrashing (the thrash rule):\n    node 0: 1 set, 13.000 s "
 		"thrashing, 1 grant, 1 take\n",
 		"    1 no_kill_without_grant  ok\n",
 		"    7 thrash_timer           ok\n",
@@ -782,7 +783,7 @@ static void test_v3_json_svg(void)
 	     (bf = body(fix)) && !strcmp(b1, bf) &&
 	     every_line(j.out, "{\"v\":3,") &&
 	     has(j.out, "\"thrashing\":[{\"nid\":0,\"sets\":1,"
-		 "\"thrashing_ms\":12000,\"grants\":1,\"takes\":1}]", "stdout") &&
+		 "\"thrashing_ms\":13000,\"grants\":1,\"takes\":1}]", "stdout") &&
 	     (pic = proc_slurp(svg, &len)) &&
 	     has(pic, "<rect class=\"thrash\"", "svg") &&
 	     has(pic, "<polygon class=\"tgrant\"", "svg") &&
@@ -878,9 +879,9 @@ static void test_v3_planted(void)
 	planted("early.jsonl", "\"ts_ns\":12010000000",
 		"\"ts_ns\":9010000000",
 		"!!            thrash_timer: oom_thrash_grant seq 4 at 9.010000s "
-		"on node 0: only 7010.000 ms after thrashing_set seq 1 at "
-		"2.000000s, before timeout 10000 ms (tolerance 20 ms); it claims "
-		"10010 ms thrashing, the record shows 7010.000 ms since "
+		"on node 0: only 8010.000 ms after thrashing_set seq 1 at "
+		"1.000000s, before timeout 10000 ms (tolerance 20 ms); it claims "
+		"11010 ms thrashing, the record shows 8010.000 ms since "
 		"thrashing_set seq 1 (tolerance 20 ms)\n",
 		"a grant 7 s after the set");
 	planted("swap.jsonl", "\"swap_free\":0,\"swap_total\":0",

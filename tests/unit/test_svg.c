@@ -227,10 +227,10 @@ static void test_fixtures(void)
 			   "thrash_timeout_ms 10000;") &&
 	       strstr(s, "<text class=\"row\" x=\"8\" y=\"180.0\">node 0 "
 		      "thrashing</text>") &&
-	       strstr(s, "<title>thrashing from 2.000000 s to 14.000000 s "
-		      "(12000 ms): calm</title>") &&
+	       strstr(s, "<title>thrashing from 1.000000 s to 14.000000 s "
+		      "(13000 ms): calm</title>") &&
 	       strstr(s, "oom_thrash_take by hog[200], order 0") &&
-	       strstr(s, "oom_thrash_grant, thrashing 10010 ms, swap 0 of 0 "
+	       strstr(s, "oom_thrash_grant, thrashing 11010 ms, swap 0 of 0 "
 		      "pages free") && !strstr(s, "thrash unknown"),
 	       "svg: the thrash sysctls in the title, a thrashing lane with "
 	       "its window, grant and take");

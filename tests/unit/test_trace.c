@@ -516,7 +516,7 @@ static void test_lost_and_summary(void)
 #define EVH3(seq) "{\"v\":3,\"seq\":" seq ",\"ts_ns\":5,\"cpu\":0,\"pid\":1," \
 	"\"tgid\":1,\"comm\":\"c\","
 #define TGRANT3(nr, zones) EVH3("1") "\"type\":\"oom_thrash_grant\",\"nid\":0," \
-	"\"thrashing_ms\":10000,\"restored\":1,\"reclaimed\":2," \
+	"\"thrashing_ms\":10000,\"refaulted\":1,\"reclaimed\":2," \
 	"\"swap_free\":0,\"swap_total\":0,\"nr_zones\":" nr ",\"zones\":" \
 	zones "}\n"
 
@@ -809,7 +809,7 @@ static const struct bad_case bad_cases[] = {
 	/* trace format 3: the thrash rule's events and sysctls */
 	{ "v2 thrashing_set", HDR2 EVH2("1")
 	  "\"type\":\"thrashing_set\",\"nid\":0,\"reason\":0,"
-	  "\"duration_ms\":0,\"window_ms\":1000,\"restored\":1,"
+	  "\"duration_ms\":0,\"window_ms\":1000,\"refaulted\":1,"
 	  "\"reclaimed\":2}\n",
 	  "t.jsonl:2: event type \"thrashing_set\" in a version 2 line (added "
 	  "in version 3)" },
@@ -846,7 +846,7 @@ static const struct bad_case bad_cases[] = {
 	  "integer" },
 	{ "thrashing_clear reason 2", HDR3 EVH3("1")
 	  "\"type\":\"thrashing_clear\",\"nid\":0,\"reason\":2,"
-	  "\"duration_ms\":3000,\"window_ms\":1000,\"restored\":1,"
+	  "\"duration_ms\":3000,\"window_ms\":1000,\"refaulted\":1,"
 	  "\"reclaimed\":2}\n",
 	  "t.jsonl:2: field \"reason\": 2 out of range" },
 	{ "thrash grant with 4 zones", HDR3
@@ -864,7 +864,7 @@ static const struct bad_case bad_cases[] = {
 	  "t.jsonl:2: field \"zones\": 1 entries but nr_zones is 2" },
 	{ "thrash grant without zones", HDR3 EVH3("1")
 	  "\"type\":\"oom_thrash_grant\",\"nid\":0,\"thrashing_ms\":10000,"
-	  "\"restored\":1,\"reclaimed\":2,\"swap_free\":0,\"swap_total\":0,"
+	  "\"refaulted\":1,\"reclaimed\":2,\"swap_free\":0,\"swap_total\":0,"
 	  "\"nr_zones\":0}\n",
 	  "t.jsonl:2: field \"zones\" missing" },
 	{ "take without memcg_id", HDR3 EVH3("1")
@@ -1019,7 +1019,7 @@ static void test_reader_v3(void)
 {
 	static const char text[] = HDR3
 		EVH3("1") "\"type\":\"thrashing_set\",\"nid\":1,\"reason\":0,"
-		"\"duration_ms\":0,\"window_ms\":1000,\"restored\":5120,"
+		"\"duration_ms\":0,\"window_ms\":1000,\"refaulted\":5120,"
 		"\"reclaimed\":6144}\n"
 		TGRANT3("2", "[{\"free\":300,\"high\":384},{\"high\":1400,"
 			"\"free\":1200}]")
@@ -1028,7 +1028,7 @@ static void test_reader_v3(void)
 		"\"memcg_id\":4100,\"take_comm\":\"hog\"}\n"
 		EVH3("4") "\"type\":\"thrashing_clear\",\"nid\":1,\"reason\":1,"
 		"\"reason_name\":\"disabled\",\"duration_ms\":12000,"
-		"\"window_ms\":0,\"restored\":0,\"reclaimed\":0}\n"
+		"\"window_ms\":0,\"refaulted\":0,\"reclaimed\":0}\n"
 		"{\"v\":3,\"type\":\"summary\"}\n";
 	struct ow_reader r;
 	struct ow_record rec[6];
@@ -1047,7 +1047,7 @@ static void test_reader_v3(void)
 	     rec[1].event.type == OW_THRASHING_SET &&
 	     rec[1].event.thrash.nid == 1 &&
 	     rec[1].event.thrash.window_ms == 1000 &&
-	     rec[1].event.thrash.restored == 5120 &&
+	     rec[1].event.thrash.refaulted == 5120 &&
 	     rec[1].event.thrash.reclaimed == 6144 &&
 	     rec[2].event.type == OW_THRASH_GRANT &&
 	     rec[2].event.thrash_grant.thrashing_ms == 10000 &&
