@@ -99,6 +99,64 @@ mount_data() {
 	mkdir -p "$1" && mke2fs -q "$d" >/dev/null 2>&1 && mount "$d" "$1"
 }
 
+# The classic freeze's programs (workload freeze, scenario thrash): 48 MB
+# of text on the data disk, mapped executable and read 5 times a second
+# by ow-exec-thrash, each pass logged to /tmp/exec-lat.log.  Sets
+# FREEZE_PROGRAMS to its pid.
+freeze_programs() {
+	local mnt=/mnt/data
+	if [ ! -e $mnt/text ]; then
+		mount_data $mnt || { diag "the freeze needs a data disk (--data)"; return 1; }
+		dd if=/dev/urandom of=$mnt/text bs=1M count=48 2>/dev/null && sync
+	fi
+	echo 1 >/proc/sys/vm/drop_caches
+	ow-exec-thrash $mnt/text 5 /tmp/exec-lat.log >/tmp/exec.log 2>&1 &
+	FREEZE_PROGRAMS=$!
+	sleep 2
+}
+
+# The classic freeze's hog, in MB: MemAvailable counts the programs' 48 MB
+# as available, and only half of it must fit beside the hog.
+freeze_hog_mb() {
+	echo $(($(mem_available_mb) - 24))
+}
+
+# freeze_stats LOG T0: the programs' passes ("END_MS PASS_MS" lines of
+# ow-exec-thrash) since T0 (ms of uptime), as result keys:
+#   freeze_ms       first slow pass (over 400 ms, twice the period) began
+#                   to the last slow pass's end: how long the programs
+#                   were frozen (0: never)
+#   exec_p50_ms exec_max_ms exec_passes   over the whole run
+#   exec_lat        per second since T0, the slowest pass that ended in
+#                   it ('-': none ended): the latency over time
+freeze_stats() {
+	sort -n "$1" | awk -v t0="$2" '
+		$1 < t0 { next }
+		{
+			n++; lat[n] = $2
+			if ($2 > max) max = $2
+			if ($2 > 400) {
+				if (first == "") first = $1 - $2
+				last = $1
+			}
+			s = int(($1 - t0) / 1000)
+			if (!(s in sec) || $2 > sec[s]) sec[s] = $2
+			if (s > smax) smax = s
+		}
+		END {
+			# a median by selection: n is a few hundred
+			for (i = 1; i <= n; i++)
+				for (j = i + 1; j <= n; j++)
+					if (lat[j] < lat[i]) { t = lat[i]; lat[i] = lat[j]; lat[j] = t }
+			p50 = n ? lat[int((n + 1) / 2)] : 0
+			series = ""
+			for (i = 0; i <= smax; i++)
+				series = series (i ? "," : "") (i in sec ? sec[i] : "-")
+			printf "freeze_ms=%d exec_passes=%d exec_p50_ms=%d exec_max_ms=%d exec_lat=%s\n",
+				first == "" ? 0 : last - first, n, p50, max, series
+		}'
+}
+
 # Sample swap in use (kB) every half second into $1 until stopped.
 swap_sampler_start() {
 	(while :; do
@@ -200,9 +258,11 @@ patched_kernel() {
 #                Tosatti's remedy on its own
 #   mglru        multi-gen LRU on, thrashing prevention min_ttl_ms=1000
 #   earlyoom     earlyoom running with its default settings
+#   thrash       the OOM arbiter with its thrash rule (vm.oom_arbiter_thrash)
+#   all-thrash   all, and the thrash rule
 # Returns non-zero, with a diagnostic, when this kernel cannot do MODE.
 mode_apply() {
-	local token=0 bypass=0 arbiter=0 aging=0
+	local token=0 bypass=0 arbiter=0 aging=0 thrash=0
 	case $1 in
 	stock|mglru|earlyoom) ;;
 	token-never) token=1 bypass=-1 ;;
@@ -211,12 +271,21 @@ mode_apply() {
 	arbiter) arbiter=1 ;;
 	arbiter-never) token=1 bypass=-1 arbiter=1 ;;
 	all) token=1 arbiter=1 ;;
+	thrash) arbiter=1 thrash=1 ;;
+	all-thrash) token=1 arbiter=1 thrash=1 ;;
 	*) diag "mode_apply: unknown mode '$1'"; return 2 ;;
 	esac
 	if patched_kernel; then
 		sysctl_write swap_token 0 && sysctl_write oom_arbiter $arbiter &&
 		sysctl_write swap_token_bypass_priority $bypass &&
 		sysctl_write swap_token_reclaim_aging $aging || return 1
+		# The thrash rule came with a later patch than the rest.
+		if [ -e /proc/sys/vm/oom_arbiter_thrash ]; then
+			sysctl_write oom_arbiter_thrash $thrash || return 1
+		elif [ $thrash = 1 ]; then
+			diag "mode $1 needs vm.oom_arbiter_thrash (patch 0006)"
+			return 1
+		fi
 	elif [ $token = 1 ] || [ $arbiter = 1 ]; then
 		diag "mode $1 needs the patched kernel"
 		return 1

@@ -30,7 +30,7 @@ parse_args
 arbiter=${ARG_arbiter:-1}
 timeout=${ARG_timeout:-5000}
 fallback=${ARG_fallback:-15000}
-ktap_plan 27
+ktap_plan 26
 
 arbiter_set "$arbiter" "$timeout" "$fallback"
 ok $? "knobs: vm.oom_arbiter=$arbiter timeout ${timeout} ms fallback ${fallback} ms"
@@ -119,6 +119,12 @@ fi
 if [ -w /sys/power/pm_test ]; then
 	echo freezer >/sys/power/pm_test && echo 2000 >/sys/power/pm_freeze_timeout &&
 		echo 1 >/sys/module/suspend/parameters/pm_test_delay
+	# A first suspend, memory plentiful: it allocates the suspend
+	# console (pm_prepare_console(): a VT and its /dev/vcs* nodes, made
+	# by kdevtmpfs).  Under the exhaustion those allocations would be
+	# requests of their own, and the freeze would not begin until they
+	# were resolved (seen: 4.8 s, ended by a grant the waiter took).
+	echo freeze >/sys/power/state
 	alloc_case frozen "0 drain,freeze_after=300"
 	i=0
 	while [ "$arbiter" = 1 ] && [ $i -lt 30 ] &&
@@ -196,24 +202,30 @@ for c in "gfp_nofs:0 drain,gfp_nofs" "nofs_scope:0 drain,nofs_scope"; do
 done
 
 # Fragmented: an order-2 allocation (not costly, so stock OOM-kills for
-# it) in a zone whose free memory is all order-0 pages, each with its
-# buddy held by the module's unmovable ballast: reclaim frees order-0
-# pages, compaction cannot merge around the ballast.  kswapd sees the
-# zone above its min watermark; the request must not be sent back to
-# retry on pages it cannot use, each retry a new wait with a new clock,
-# for ever (what #13 item 1 found): it resolves, as stock does, through
-# out_of_memory(), within the fallback bound (3 s here) plus 1 s.  The
-# module gives the ballast back after 20 s whatever happens, so a
-# failure ends ("released by the deadline").
+# it) in a zone whose free memory is order-0 pages, each with its buddy
+# held by the module's unmovable ballast, in blocks compaction cannot
+# fill.  kswapd sees the zone above its min watermark; the request must
+# not be sent back to retry on pages it cannot use, each retry a new
+# wait with a new clock, for ever (#13 item 1): it must resolve within
+# the fallback bound (3 s here) plus 1 s.  The module gives the ballast
+# back after 20 s whatever happens, so a failure ends ("released by the
+# deadline").  What the case cannot hold is the fragmentation itself:
+# the kernel frees blocks of orders 1-3 all the time (measured: 1 to 14
+# of them back within a millisecond of draining every one, with kswapd
+# idle), and the allocation then takes one; the module drains them
+# every jiffy meanwhile and logs what was free, and the line below says
+# whether out_of_memory() resolved it or a block did.
 frag_fallback=3000
 [ "$arbiter" = 1 ] && arbiter_set 1 "$timeout" $frag_fallback
+c0=$(vmstat_get compact_stall) s0=$(vmstat_get compact_success)
 alloc_case fragmented "2 frag,release_after=20000"
 echo "# $(dmesg | grep "ow_alloc: pid $CASE_PID: fragmented" | tail -n 1)"
+echo "# compaction during the case: $(($(vmstat_get compact_stall) - c0)) stalls, $(($(vmstat_get compact_success) - s0)) successes"
 [ "$arbiter" = 1 ] && arbiter_set 1 "$timeout" "$fallback"
-[ "$CASE_RC" -eq 0 ] && [ "${CASE_OOM:-0}" -gt 0 ] && [ "${CASE_DEADLINE:-1}" -eq 0 ]
-ok $? "fragmented order 2: resolved by out_of_memory() (${CASE_OOM:-0} ballast pages), not by the test's deadline (${CASE_DEADLINE:-?} pages), allocation $([ $CASE_RC -eq 0 ] && echo succeeded || echo failed)"
-[ "$CASE_MS" -le $((frag_fallback + 1000)) ]
-ok $? "fragmented order 2: resolved in $CASE_MS ms (want <= $((frag_fallback + 1000)))"
+echo "# fragmented: resolved by $([ "${CASE_OOM:-0}" -gt 0 ] && echo "out_of_memory() (${CASE_OOM} ballast pages)" || echo "a free block (no OOM)")"
+[ "$CASE_RC" -eq 0 ] && [ "${CASE_DEADLINE:-1}" -eq 0 ] &&
+	[ "$CASE_MS" -le $((frag_fallback + 1000)) ]
+ok $? "fragmented order 2: allocated ($CASE_RC) in $CASE_MS ms (want <= $((frag_fallback + 1000))), not by the test's deadline (${CASE_DEADLINE:-?} pages)"
 
 # memcg OOM: the memcg OOM killer, never the arbiter.
 cg=/sys/fs/cgroup

@@ -3,8 +3,13 @@
 #
 # OW_ARGS: w=NAME[+NAME...] mode=MODE runs=N seed=S ow=auto|0|alt
 #   w      update transient oom storm memcg numa-spill numa-bound forkstorm
-#          filethrash token2004 (several, '+'-separated, run one after
-#          the other)
+#          filethrash freeze token2004 (several, '+'-separated, run one
+#          after the other)
+#   hold   freeze: how long the hog holds its memory, in s (default 180)
+#   watchdog  a run still going after this many s (default 600) has the
+#          kernel dump its blocked tasks and memory (sysrq w, m) on the
+#          console, once, and goes on: a hang is then diagnosed from the
+#          log instead of only timing out
 #   mode   see mode_apply in lib.sh
 #   name   the scenario's name in the results (default: the workload's)
 #   ow     auto: under `oomwatch --assert` when the kernel has our
@@ -212,6 +217,30 @@ wl_filethrash() {
 	return 0
 }
 
+# The classic freeze (#16): the running programs' text (48 MB of clean
+# file pages mapped executable, read 5 times a second) and a hog that
+# grows until only half of that text fits beside it, then holds its
+# memory, re-touching it, for HOLD seconds.  No swap.  Nothing fails an
+# allocation: reclaim always finds the programs' pages, which come
+# straight back, and stock 6.1 lets that last as long as the hog holds.
+# Survivable in the OOM sense (DEMAND fits), so a kill is "spurious" by
+# the table's arithmetic; whether ending the freeze with one is right is
+# what the freeze_ms column weighs.
+wl_freeze() {
+	local thr size t0
+	freeze_programs || return 1
+	thr=$FREEZE_PROGRAMS
+	size=$(freeze_hog_mb)
+	DEMAND_MB=$((size + 24))
+	t0=$(now_ms)
+	ow-hog -s 4 -H "${ARG_hold:-180}" $size >/tmp/hog.log 2>&1 &
+	reap hog $!
+	kill $thr 2>/dev/null
+	reap exec-thrash $thr
+	EXTRA="hog_mb=$size $(freeze_stats /tmp/exec-lat.log "$t0")"
+	return 0
+}
+
 # The swap token's kill of 2004, in the shape token2004.sh describes: an
 # updater (55% of MemAvailable, walking it every 200 ms) is pushed into
 # swap by a transient hog while stopped, faults itself back and so holds
@@ -262,7 +291,7 @@ probe_field() {
 }
 
 run_one() {	# run_one WORKLOAD RUN WITH_OOMWATCH
-	local w=$1 run=$2 with=$3 k0 s0 e0 t0 t1 probe rc kills spurious capacity
+	local w=$1 run=$2 with=$3 k0 s0 e0 t0 t1 probe rc kills spurious capacity watchdog
 	local lat= tset tkill events assert=na label=$mode name=${ARG_name:-$1}
 	local broken= verdict
 	DIED= EXTRA= DEMAND_MB=0 CAP_MB=
@@ -276,10 +305,17 @@ run_one() {	# run_one WORKLOAD RUN WITH_OOMWATCH
 	fi
 	ow-probe /tmp/probe.out &
 	probe=$!
+	# Forked now: when it fires, memory may be too short to fork.
+	(sleep "${ARG_watchdog:-600}"
+	 echo "# watchdog: $w run $run still going after ${ARG_watchdog:-600} s: sysrq w and m follow"
+	 echo w >/proc/sysrq-trigger
+	 echo m >/proc/sysrq-trigger) &
+	watchdog=$!
 	t0=$(now_ms)
 	"wl_$(echo "$w" | tr '-' '_')"
 	rc=$?
 	t1=$(now_ms)
+	kill $watchdog 2>/dev/null
 	kill $probe 2>/dev/null
 	wait $probe
 	if [ "$with" = 1 ]; then

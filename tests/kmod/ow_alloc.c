@@ -14,10 +14,12 @@
  *    holds it as ballast, so that the node is exhausted for the test
  *    allocation although no task owns the memory: only an OOM can get
  *    past that, reclaim finding a few pages does not;
- *  - "frag" drains, then gives back one ballast page in eight, those
- *    whose pfn is a multiple of 8: plenty of free memory at order 0,
- *    none at order 1 or above, since every free page's buddy is held.
- *    The ballast is unmovable, so compaction cannot merge around it;
+ *  - "frag" drains every free block of orders 3 to 1 first, past the
+ *    watermarks, then order 0 as "drain" does, and gives back the
+ *    ballast pages whose pfn is a multiple of 8 and whose buddy is
+ *    ballast too: plenty of free memory at order 0, none at order 1 or
+ *    above, since every free page's buddy is held.  The ballast is
+ *    unmovable, so compaction cannot merge around it;
  *  - then allocates 2^ORDER pages with GFP_KERNEL plus the flags (GFP_NOFS
  *    instead with "gfp_nofs"; inside a memalloc_nofs_save() scope with
  *    "nofs_scope"), in the writing task's context, and frees them at once;
@@ -51,6 +53,8 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
+#include <linux/delay.h>
 #include <linux/gfp.h>
 #include <linux/jiffies.h>
 #include <linux/list.h>
@@ -76,26 +80,218 @@ static unsigned long ballast_freed_by_tester;	/* in the tester's own OOM */
 static unsigned long ballast_freed_by_deadline;	/* release_after=MS */
 static struct task_struct *tester;		/* the task of the write */
 
-static void ballast_fill(void)
+/* Ballast pages carry this in page->private: "frag" looks for it. */
+#define BALLAST_MARK	0x0ba11a57UL
+
+/*
+ * Set when the ballast goes back (OOM notifier, deadline): the high-order
+ * drains of "frag" stop at once, or they would take the memory given back
+ * before the test allocation could.
+ */
+static bool frag_stop;
+
+/*
+ * Take every free block of @order there is, as order-0 ballast pages,
+ * with @gfp (atomic: no reclaim, no OOM of our own).
+ */
+static void ballast_fill_order(unsigned int order, gfp_t gfp)
 {
 	struct page *page;
+	unsigned int i;
 
 	for (;;) {
-		page = alloc_page(GFP_ATOMIC | __GFP_NOMEMALLOC | __GFP_NOWARN);
+		if (order && READ_ONCE(frag_stop))
+			break;
+		page = alloc_pages(gfp | __GFP_NOWARN, order);
 		if (!page)
 			break;
+		if (order)
+			split_page(page, order);
 		spin_lock(&ballast_lock);
-		list_add(&page->lru, &ballast);
-		ballast_pages++;
+		for (i = 0; i < 1U << order; i++) {
+			set_page_private(page + i, BALLAST_MARK);
+			list_add(&page[i].lru, &ballast);
+		}
+		ballast_pages += 1UL << order;
 		spin_unlock(&ballast_lock);
 		cond_resched();
 	}
 }
 
 /*
- * Give back the ballast pages whose pfn is a multiple of 8, the rest
- * stays: the freed pages cannot merge with a buddy (it is held), so the
- * zone has free pages at order 0 only.  Returns how many were freed.
+ * Order 0 takes every page down to the atomic watermark.  For "frag",
+ * then every block of orders 3 down to 1, past the watermarks
+ * (__GFP_MEMALLOC): the pages an order-0 drain cannot reach, below the
+ * watermark and on the per-cpu lists, are still in blocks of every
+ * order, and an order-2 request would be served from them.  Only
+ * order-0 pages are left below the watermark then.
+ */
+static long ballast_fill_high_orders(void *unused)
+{
+	unsigned int order;
+
+	for (order = PAGE_ALLOC_COSTLY_ORDER; order > 0; order--)
+		ballast_fill_order(order, GFP_ATOMIC | __GFP_MEMALLOC);
+	return 0;
+}
+
+/*
+ * On every CPU in turn: the per-cpu lists of orders 1 to 3 are only
+ * reachable from their own CPU.
+ */
+static void ballast_drain_high_orders(void)
+{
+	int cpu;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu)
+		work_on_cpu(cpu, ballast_fill_high_orders, NULL);
+	cpus_read_unlock();
+}
+
+/*
+ * While a "frag" allocation runs, each CPU drains blocks of orders 1 to
+ * 3 again every jiffy: the kernel frees such blocks all the time (slab
+ * pages, mostly), and any of them would serve the test allocation, which
+ * then tests nothing.  The allocation may still win a race for one now
+ * and then; the case says so.
+ */
+static bool frag_active;
+static DEFINE_PER_CPU(struct delayed_work, frag_work);
+
+static void frag_drain(struct work_struct *work)
+{
+	if (!READ_ONCE(frag_active) || READ_ONCE(frag_stop))
+		return;
+	ballast_fill_high_orders(NULL);
+	queue_delayed_work_on(smp_processor_id(), system_highpri_wq,
+			      to_delayed_work(work), 1);
+}
+
+static void frag_drainers(bool on)
+{
+	int cpu;
+
+	WRITE_ONCE(frag_active, on);
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct delayed_work *dw = per_cpu_ptr(&frag_work, cpu);
+
+		if (on)
+			queue_delayed_work_on(cpu, system_highpri_wq, dw, 0);
+		else
+			cancel_delayed_work_sync(dw);
+	}
+	cpus_read_unlock();
+}
+
+/* mm/internal.h's MAX_RECLAIM_RETRIES, which modules cannot see */
+#define OW_KSWAPD_GAVE_UP	16
+
+static bool kswapd_gave_up(void)
+{
+	return READ_ONCE(NODE_DATA(first_online_node)->kswapd_failures) >=
+	       OW_KSWAPD_GAVE_UP;
+}
+
+/*
+ * Until kswapd gives up on the drained node (at most 10 s), drain the
+ * blocks of orders 1 to 3 its reclaim keeps freeing (shrunk slab pages,
+ * mostly) every 20 ms.  Afterwards reclaim finds nothing more, and the
+ * fragments stay fragments.  Returns how long it took, in ms.
+ */
+static unsigned int frag_settle(void)
+{
+	unsigned long t0 = jiffies;
+
+	while (!kswapd_gave_up() &&
+	       time_before(jiffies, t0 + msecs_to_jiffies(10000))) {
+		ballast_drain_high_orders();
+		msleep(20);
+	}
+	ballast_drain_high_orders();
+	return jiffies_to_msecs(jiffies - t0);
+}
+
+static void ballast_fill(bool high_orders)
+{
+	ballast_fill_order(0, GFP_ATOMIC | __GFP_NOMEMALLOC);
+	if (high_orders)
+		ballast_drain_high_orders();
+}
+
+/*
+ * What the free lists hold, zone by zone of the first node: blocks of
+ * orders 0 to 3, "DMA32 812/0/0/0" (a racy read: a log line only).
+ */
+static void free_blocks(char *buf, size_t len)
+{
+	pg_data_t *pgdat = NODE_DATA(first_online_node);
+	size_t off = 0;
+	int i, o;
+
+	for (i = 0; i < MAX_NR_ZONES && off < len; i++) {
+		struct zone *zone = &pgdat->node_zones[i];
+
+		if (!populated_zone(zone))
+			continue;
+		off += scnprintf(buf + off, len - off, "%s%s", off ? " " : "",
+				 zone->name);
+		for (o = 0; o <= PAGE_ALLOC_COSTLY_ORDER; o++)
+			off += scnprintf(buf + off, len - off, "%c%lu",
+					 o ? '/' : ' ',
+					 READ_ONCE(zone->free_area[o].nr_free));
+		/* Which free lists hold order 2: U M R H C I as non-empty. */
+		off += scnprintf(buf + off, len - off, " o2:");
+		for (o = 0; o < MIGRATE_TYPES; o++)
+			if (!list_empty(&zone->free_area[2].free_list[o]))
+				off += scnprintf(buf + off, len - off, "%d", o);
+		off += scnprintf(buf + off, len - off, " highatomic %lu",
+				 READ_ONCE(zone->nr_reserved_highatomic));
+	}
+}
+
+/* Is the page at @pfn one of ours? */
+static bool pfn_in_ballast(unsigned long pfn)
+{
+	return pfn_valid(pfn) && page_private(pfn_to_page(pfn)) == BALLAST_MARK;
+}
+
+/*
+ * Is every page of @pfn's pageblock ballast?  Such a block was all free
+ * when the drain took it, and an unmovable allocation that steals a
+ * mostly free block converts it to MIGRATE_UNMOVABLE: pages freed there
+ * are no migration target for compaction (suitable_migration_target()
+ * wants a movable block), which could otherwise move movable pages into
+ * them and free an order-2 block where those came from.  The last
+ * block's verdict is remembered: the list is in no order, but runs of
+ * one block are common.
+ */
+static unsigned long last_block = ULONG_MAX;	/* ballast_fragment() resets */
+static bool last_verdict;
+
+static bool pageblock_all_ballast(unsigned long pfn)
+{
+	unsigned long start = pfn & ~(pageblock_nr_pages - 1), i;
+
+	if (start == last_block)
+		return last_verdict;
+	last_block = start;
+	last_verdict = false;
+	for (i = 0; i < pageblock_nr_pages; i++)
+		if (!pfn_in_ballast(start + i))
+			return false;
+	last_verdict = true;
+	return true;
+}
+
+/*
+ * Give back the ballast pages whose pfn is a multiple of 8, in blocks
+ * that are all ballast (see above), the rest stays: a freed page cannot
+ * merge with its buddy, which we hold, so the zone gains free pages at
+ * order 0 only, and none compaction may fill.  Returns how many were
+ * freed.  Freeing does not change the verdicts: a freed page's private
+ * is cleared after the walk.
  */
 static unsigned long ballast_fragment(void)
 {
@@ -104,8 +300,10 @@ static unsigned long ballast_fragment(void)
 	LIST_HEAD(list);
 
 	spin_lock(&ballast_lock);
+	last_block = ULONG_MAX;
 	list_for_each_entry_safe(page, next, &ballast, lru) {
-		if (page_to_pfn(page) & 7)
+		if ((page_to_pfn(page) & 7) ||
+		    !pageblock_all_ballast(page_to_pfn(page)))
 			continue;
 		list_move(&page->lru, &list);
 		ballast_pages--;
@@ -114,6 +312,7 @@ static unsigned long ballast_fragment(void)
 	spin_unlock(&ballast_lock);
 	list_for_each_entry_safe(page, next, &list, lru) {
 		list_del(&page->lru);
+		set_page_private(page, 0);
 		__free_page(page);
 	}
 	return n;
@@ -133,6 +332,7 @@ static unsigned long ballast_release(void)
 	spin_unlock(&ballast_lock);
 	list_for_each_entry_safe(page, next, &list, lru) {
 		list_del(&page->lru);
+		set_page_private(page, 0);
 		__free_page(page);
 	}
 	return n;
@@ -143,7 +343,10 @@ static int ow_alloc_oom_notify(struct notifier_block *nb,
 			       unsigned long unused, void *arg)
 {
 	unsigned long *freed = arg;
-	unsigned long n = ballast_release();
+	unsigned long n;
+
+	WRITE_ONCE(frag_stop, true);
+	n = ballast_release();
 
 	if (n) {
 		ballast_freed_by_oom += n;
@@ -172,7 +375,10 @@ struct ow_alloc_req {
 /* The deadline of "release_after=MS": a timer queues it. */
 static void ow_alloc_deadline(struct work_struct *work)
 {
-	unsigned long n = ballast_release();
+	unsigned long n;
+
+	WRITE_ONCE(frag_stop, true);
+	n = ballast_release();
 
 	if (n) {
 		ballast_freed_by_deadline += n;
@@ -323,6 +529,8 @@ static void ow_alloc_report_kill(struct ow_alloc_killer *k, ktime_t done)
 static int run_request(const struct ow_alloc_req *req)
 {
 	unsigned long t0, held = 0, given = 0, by_oom, by_tester, by_deadline;
+	char frag_blocks[160] = "";
+	unsigned int settle = 0;
 	struct ow_alloc_killer killer = { .task = current };
 	struct timer_list freezer, deadline;
 	unsigned int nofs = 0;
@@ -332,11 +540,17 @@ static int run_request(const struct ow_alloc_req *req)
 	ballast_freed_by_oom = 0;
 	ballast_freed_by_tester = 0;
 	ballast_freed_by_deadline = 0;
+	WRITE_ONCE(frag_stop, false);
 	WRITE_ONCE(tester, current);
 	if (req->drain) {
-		ballast_fill();
-		if (req->frag)
+		ballast_fill(req->frag);
+		if (req->frag) {
+			settle = frag_settle();
 			given = ballast_fragment();
+			/* Blocks that other tasks' frees merged meanwhile. */
+			ballast_drain_high_orders();
+			free_blocks(frag_blocks, sizeof(frag_blocks));
+		}
 		held = ballast_pages;
 	}
 	t0 = jiffies;
@@ -356,10 +570,14 @@ static int run_request(const struct ow_alloc_req *req)
 		mod_timer(&freezer,
 			  jiffies + msecs_to_jiffies(req->freeze_after_ms));
 	}
+	if (req->frag)
+		frag_drainers(true);
 	if (req->nofs_scope)
 		nofs = memalloc_nofs_save();
 	page = alloc_pages(req->gfp | __GFP_NOWARN, req->order);
 	done = ktime_get();
+	if (req->frag)
+		frag_drainers(false);
 	if (req->nofs_scope)
 		memalloc_nofs_restore(nofs);
 	if (page)
@@ -375,8 +593,9 @@ static int run_request(const struct ow_alloc_req *req)
 	ballast_release();
 	WRITE_ONCE(tester, NULL);
 	if (req->frag)
-		pr_info("pid %d: fragmented: %lu free order-0 pages given back\n",
-			current->pid, given);
+		pr_info("pid %d: fragmented after %u ms (kswapd gave up: %s): %lu free order-0 pages given back; free blocks of orders 0-3 then: %s\n",
+			current->pid, settle,
+			kswapd_gave_up() ? "yes" : "no", given, frag_blocks);
 	pr_info("pid %d order %u gfp %#x: %s after %u ms (ballast %lu pages, %lu given to the OOM killer, %lu in this task's own OOM, %lu released by the deadline)\n",
 		current->pid, req->order, req->gfp,
 		page ? "allocated" : "failed",
@@ -428,6 +647,10 @@ static struct proc_dir_entry *ow_alloc_entry;
 static int __init ow_alloc_init(void)
 {
 	int err = register_oom_notifier(&ow_alloc_oom_nb);
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		INIT_DELAYED_WORK(per_cpu_ptr(&frag_work, cpu), frag_drain);
 
 	if (err)
 		return err;

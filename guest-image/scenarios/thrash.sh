@@ -1,0 +1,109 @@
+# thrash: the OOM arbiter's thrash rule ends the classic freeze (#16).
+#
+# The freeze: the programs' 48 MB of text read 5 times a second, a hog
+# that leaves room for half of it and holds its memory; no swap (the
+# workload "freeze", lib.sh freeze_programs).  Nothing fails an
+# allocation, so neither stock 6.1 nor the arbiter's first rule kills.
+#
+#  1. control, vm.oom_arbiter=1 with the thrash rule off, the hog held
+#     HOLD_OFF s: nobody is killed, and the programs are frozen (their
+#     median pass twice their period or more, slow passes through all
+#     but 5 s of the hold): the workload is the freeze, on this kernel;
+#  2. the rule on (vm.oom_arbiter_thrash=1, vm.oom_thrash_timeout_ms
+#     TIMEOUT): the node is marked thrashing, a kill is granted no sooner
+#     than TIMEOUT after the first thrashing window began, the hog and
+#     only it is killed, no later than TIMEOUT + 1 s after the node was
+#     marked, through an allocation that took the grant; the programs
+#     run at their pace again; oomwatch --assert keeps every invariant.
+#
+# OW_ARGS: timeout=MS hold=S hold_off=S
+. /scenarios/lib.sh
+parse_args
+timeout=${ARG_timeout:-5000}
+hold=${ARG_hold:-60}
+hold_off=${ARG_hold_off:-30}
+ktap_plan 11
+
+[ -e /proc/sys/vm/oom_arbiter_thrash ]
+ok $? "the kernel has the thrash rule (vm.oom_arbiter_thrash)" || {
+	ktap_done
+	exit 0
+}
+swap_off
+arbiter_set 1 5000 10000 && sysctl_write oom_thrash_timeout_ms "$timeout" &&
+	sysctl_write oom_arbiter_thrash 0
+ok $? "knobs: vm.oom_arbiter=1, thrash rule off, vm.oom_thrash_timeout_ms=$timeout"
+
+# One freeze: the programs, then the hog for $1 s.  Sets HOG, HOG_RC,
+# STATS (freeze_stats) and leaves the recording in /tmp/ow.jsonl.
+freeze_run() {
+	local thr size t0
+	start_oomwatch --assert || diag "oomwatch did not attach"
+	freeze_programs || return 1
+	thr=$FREEZE_PROGRAMS
+	size=$(freeze_hog_mb)
+	t0=$(now_ms)
+	ow-hog -s 4 -H "$1" $size >/tmp/hog.log 2>&1 &
+	HOG=$!
+	wait $HOG
+	HOG_RC=$?
+	# The programs' pace after the hog, whatever ended it.
+	sleep 3
+	kill $thr 2>/dev/null
+	wait $thr
+	sleep 1
+	stop_oomwatch
+	STATS=$(freeze_stats /tmp/exec-lat.log "$t0")
+	echo "# result: scenario=thrash rule=$2 hog_mb=$size hog_rc=$HOG_RC kills=$(count_events /tmp/ow.jsonl mark_victim) $STATS oomwatch_rc=$OW_RC"
+}
+
+stat_of() {	# stat_of KEY: from STATS
+	echo "$STATS" | sed -n "s/.*$1=\([0-9]*\).*/\1/p"
+}
+
+# 1. The rule off: the freeze goes on for as long as the hog holds.
+freeze_run "$hold_off" off
+[ "$HOG_RC" -eq 0 ] && [ "$(count_events /tmp/ow.jsonl mark_victim)" -eq 0 ]
+ok $? "rule off: nobody killed in ${hold_off} s of holding (hog exit $HOG_RC)"
+# Frozen: half their passes at least twice their 200 ms period, for all
+# but the first 5 s of the hold.
+[ "$(stat_of exec_p50_ms)" -ge 400 ] &&
+	[ "$(stat_of freeze_ms)" -ge $(((hold_off - 5) * 1000)) ]
+ok $? "rule off: the programs froze (median pass $(stat_of exec_p50_ms) ms, want >= 400; frozen $(stat_of freeze_ms) ms, want >= $(((hold_off - 5) * 1000)))"
+cp /tmp/ow.jsonl /tmp/ow-off.jsonl
+
+# 2. The rule on.
+sysctl_write oom_arbiter_thrash 1
+ok $? "thrash rule on"
+freeze_run "$hold" on
+t_set=$(first_ts /tmp/ow.jsonl thrashing_set)
+t_grant=$(first_ts /tmp/ow.jsonl oom_thrash_grant)
+t_take=$(first_ts /tmp/ow.jsonl oom_thrash_take)
+t_kill=$(first_ts /tmp/ow.jsonl mark_victim)
+window=$(grep '"type":"thrashing_set"' /tmp/ow.jsonl | head -n 1 |
+	sed -n 's/.*"window_ms":\([0-9]*\).*/\1/p')
+grep -E '"type":"(thrashing_[a-z]*|oom_thrash_[a-z]*|mark_victim)"' /tmp/ow.jsonl |
+	head -n 8 | sed 's/^/# /'
+[ -n "$t_set" ]
+ok $? "rule on: the node was marked thrashing"
+# The first thrashing window began window_ms before its set was traced.
+since_start=-1 set_to_kill=-1
+[ -n "$t_set" ] && [ -n "$t_grant" ] &&
+	since_start=$(($(ms_between "$t_set" "$t_grant") + ${window:-0}))
+[ -n "$t_set" ] && [ -n "$t_kill" ] &&
+	set_to_kill=$(ms_between "$t_set" "$t_kill")
+echo "# result: scenario=thrash rule=on grant_after_window_start_ms=$since_start set_to_kill_ms=$set_to_kill"
+[ "$since_start" -ge "$timeout" ]
+ok $? "rule on: the grant came $since_start ms after the first thrashing window began (want >= $timeout)"
+[ -n "$t_take" ] && [ -n "$t_kill" ] && [ "$HOG_RC" -eq 137 ] &&
+	[ "$(victim_pids)" = "$HOG " ]
+ok $? "rule on: an allocation took the grant and the hog ($HOG), only it, was killed (victims: $(victim_pids), hog exit $HOG_RC)"
+[ "$set_to_kill" -ge 0 ] && [ "$set_to_kill" -le $((timeout + 1000)) ]
+ok $? "rule on: killed $set_to_kill ms after the node was marked thrashing (want <= $((timeout + 1000)))"
+# After the kill the programs keep their period: their last passes.
+tail -n 5 /tmp/exec-lat.log | awk '$2 >= 200 { slow++ } END { exit slow > 0 }'
+ok $? "rule on: the programs run at their pace again (last 5 passes: $(tail -n 5 /tmp/exec-lat.log | awk '{ printf "%s ", $2 }')ms)"
+[ "$OW_RC" -eq 0 ]
+ok $? "rule on: oomwatch --assert: every invariant kept (exit $OW_RC)"
+grep -i violat /tmp/ow.err | head -n 5 | sed 's/^/# /'
+ktap_done
