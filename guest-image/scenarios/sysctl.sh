@@ -1,9 +1,9 @@
-# sysctl: the series' knobs (token and arbiter) have their documented defaults, reject
+# sysctl: the series' knobs (token, arbiter, thrash rule) have their documented defaults, reject
 # out-of-range values with EINVAL keeping the old value, refuse to mix the
 # swap token with the multi-gen LRU, and the token never outlives its
 # holder (released on exit and on timeout, checked through tracefs).
 . /scenarios/lib.sh
-ktap_plan 23
+ktap_plan 28
 T=/sys/kernel/tracing
 
 check_default() {	# NAME VALUE
@@ -33,6 +33,8 @@ check_default swap_token_reclaim_aging 0
 check_default oom_arbiter 0
 check_default oom_unreclaimable_timeout_ms 5000
 check_default oom_arbiter_fallback_ms 10000
+check_default oom_arbiter_thrash 0
+check_default oom_thrash_timeout_ms 10000
 reject swap_token 2 -1 abc
 reject swap_token_bypass_priority -2 13 x
 reject swap_token_timeout_ms 99 3600001 -5
@@ -40,6 +42,13 @@ reject swap_token_reclaim_aging 2 -1 yes
 reject oom_arbiter 2 -1 on
 reject oom_unreclaimable_timeout_ms -1 600001 5s
 reject oom_arbiter_fallback_ms 99 600001 -7
+reject oom_arbiter_thrash 2 -1 on
+reject oom_thrash_timeout_ms -1 600001 10s
+
+# In range: taken.
+sysctl_write oom_arbiter_thrash 1 && sysctl_write oom_arbiter_thrash 0 &&
+	sysctl_write oom_thrash_timeout_ms 0 && sysctl_write oom_thrash_timeout_ms 10000
+ok $? "vm.oom_arbiter_thrash takes 1 and 0, vm.oom_thrash_timeout_ms 0 and 10000"
 
 # In range: taken.
 sysctl_write swap_token_bypass_priority -1 &&
