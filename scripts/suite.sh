@@ -48,6 +48,9 @@ shape_opts() {
 
 steps=()	# "KERNEL MODE SHAPE WORKLOADS EXTRA-ARGS"
 T2004_MODES="stock token-never token token-aging arbiter-never all"
+# The classic freeze (#16): the peers and the arbiter with and without
+# its thrash rule; the hog holds 180 s (FREEZE_HOLD).
+FREEZE_MODES="stock mglru earlyoom arbiter thrash"
 
 # step KERNEL MODE SHAPE WORKLOADS [EXTRA]: plan one guest with the
 # workloads ONLY asks for ('+'-separated); none of them, no guest.
@@ -59,12 +62,16 @@ step() {
 	[ -n "$keep" ] && steps+=("$1 $2 $3 ${keep#+} ${5:--}")
 }
 
-# token2004_modes: its modes, within MODES when that is set.
-token2004_modes() {
+# within_modes LIST: the modes of LIST, within MODES when that is set.
+within_modes() {
 	local m
-	for m in $T2004_MODES; do
+	for m in $1; do
 		[ -z "${MODES:-}" ] || echo " $MODES " | grep -q " $m " && echo "$m"
 	done
+}
+
+token2004_modes() {
+	within_modes "$T2004_MODES"
 }
 
 plan_matrix() {
@@ -79,6 +86,9 @@ plan_matrix() {
 	done
 	for m in $(token2004_modes); do
 		step "$patched" $m swap token2004
+	done
+	for m in $(within_modes "$FREEZE_MODES"); do
+		step "$patched" $m noswap freeze "hold=${FREEZE_HOLD:-180}"
 	done
 }
 
@@ -95,6 +105,10 @@ plan_bench() {
 	for m in $(token2004_modes); do
 		case $m in stock) k=$stock ;; *) k=$patched ;; esac
 		step "$k" $m swap token2004
+	done
+	for m in $(within_modes "$FREEZE_MODES"); do
+		case $m in stock|mglru|earlyoom) k=$stock ;; *) k=$patched ;; esac
+		step "$k" $m noswap freeze "hold=${FREEZE_HOLD:-180}"
 	done
 	# (4) tracing overhead: the update and transient workloads in mode
 	# all, every other run without oomwatch.

@@ -8,8 +8,8 @@
 #   hold   freeze: how long the hog holds its memory, in s (default 180)
 #   watchdog  a run still going after this many s (default 600) has the
 #          kernel dump its blocked tasks and memory (sysrq w, m) on the
-#          console, once, and goes on: a hang is then diagnosed from the
-#          log instead of only timing out
+#          console, once, and goes on (ow-watchdog, mlocked): a hang is
+#          then diagnosed from the log instead of only timing out
 #   mode   see mode_apply in lib.sh
 #   name   the scenario's name in the results (default: the workload's)
 #   ow     auto: under `oomwatch --assert` when the kernel has our
@@ -299,18 +299,15 @@ run_one() {	# run_one WORKLOAD RUN WITH_OOMWATCH
 	s0=$(($(vmstat_get pswpin) + $(vmstat_get pswpout)))
 	e0=$(earlyoom_kills)
 	capacity=$(($(mem_available_mb) + $(swap_free_mb)))
+	# First of all, mlocked: a run once hung as oomwatch started.
+	ow-watchdog "${ARG_watchdog:-600}" "$w run $run" &
+	watchdog=$!
 	if [ "$with" = 1 ]; then
 		start_oomwatch --assert || diag "oomwatch did not attach"
 		[ "$ow" = alt ] && label=$mode+oomwatch
 	fi
 	ow-probe /tmp/probe.out &
 	probe=$!
-	# Forked now: when it fires, memory may be too short to fork.
-	(sleep "${ARG_watchdog:-600}"
-	 echo "# watchdog: $w run $run still going after ${ARG_watchdog:-600} s: sysrq w and m follow"
-	 echo w >/proc/sysrq-trigger
-	 echo m >/proc/sysrq-trigger) &
-	watchdog=$!
 	t0=$(now_ms)
 	"wl_$(echo "$w" | tr '-' '_')"
 	rc=$?
