@@ -24,6 +24,7 @@
 #   died           which of the workload's processes died of a signal
 #   wall_ms        until the workload's processes were all done
 #   set_to_kill_ms first unreclaimable_set to first kill (oomwatch)
+#   thrash_to_kill_ms  first thrashing_set to first kill (oomwatch)
 #   probe_max_ms probe_p99_ms   a locked 10 ms sleeper's worst lateness
 #   swap_io_mb     pswpin + pswpout during the run
 #   assert         oomwatch --assert verdict: ok, fail or na
@@ -329,6 +330,10 @@ run_one() {	# run_one WORKLOAD RUN WITH_OOMWATCH
 		tkill=$(first_ts /tmp/ow.jsonl mark_victim)
 		[ -n "$tset" ] && [ -n "$tkill" ] &&
 			lat="set_to_kill_ms=$(ms_between "$tset" "$tkill") "
+		# The thrash rule's: the node marked thrashing to the kill.
+		tset=$(first_ts /tmp/ow.jsonl thrashing_set)
+		[ -n "$tset" ] && [ -n "$tkill" ] &&
+			lat="${lat}thrash_to_kill_ms=$(ms_between "$tset" "$tkill") "
 		# What the tracing cost is paid for: oomwatch's own count.
 		events=$(sed -n 's/^oomwatch: \([0-9]*\) events,.*/\1/p' \
 			/tmp/ow.err | tail -n 1)
