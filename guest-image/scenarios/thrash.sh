@@ -14,7 +14,12 @@
 #     than TIMEOUT after the first thrashing window began, the hog and
 #     only it is killed, no later than TIMEOUT + 1 s after the node was
 #     marked, through an allocation that took the grant; the programs
-#     run at their pace again; oomwatch --assert keeps every invariant.
+#     run at their pace again; oomwatch --assert keeps every invariant;
+#  3. at once a second freeze, the rule on: judged on its own evidence, a
+#     new thrashing_set and the grant a timeout after its window began
+#     (the node that went quiet after the first kill must not still be
+#     "thrashing": the second run's text read back through the shadow
+#     entries of the first once got a kill 6 s into it).
 #
 # OW_ARGS: timeout=MS hold=S hold_off=S
 . /scenarios/lib.sh
@@ -22,7 +27,7 @@ parse_args
 timeout=${ARG_timeout:-5000}
 hold=${ARG_hold:-60}
 hold_off=${ARG_hold_off:-30}
-ktap_plan 11
+ktap_plan 13
 
 [ -e /proc/sys/vm/oom_arbiter_thrash ]
 ok $? "the kernel has the thrash rule (vm.oom_arbiter_thrash)" || {
@@ -106,4 +111,19 @@ ok $? "rule on: the programs run at their pace again (last 5 passes: $(tail -n 5
 [ "$OW_RC" -eq 0 ]
 ok $? "rule on: oomwatch --assert: every invariant kept (exit $OW_RC)"
 grep -i violat /tmp/ow.err | head -n 5 | sed 's/^/# /'
+
+# 3. Again, at once.
+freeze_run "$hold" again
+t_set=$(first_ts /tmp/ow.jsonl thrashing_set)
+t_grant=$(first_ts /tmp/ow.jsonl oom_thrash_grant)
+window=$(grep '"type":"thrashing_set"' /tmp/ow.jsonl | head -n 1 |
+	sed -n 's/.*"window_ms":\([0-9]*\).*/\1/p')
+since_start=-1
+[ -n "$t_set" ] && [ -n "$t_grant" ] &&
+	since_start=$(($(ms_between "$t_set" "$t_grant") + ${window:-0}))
+echo "# result: scenario=thrash rule=again grant_after_window_start_ms=$since_start"
+[ -n "$t_set" ] && [ "$since_start" -ge "$timeout" ]
+ok $? "again: a new thrashing_set, the grant $since_start ms after its window began (want >= $timeout)"
+[ "$HOG_RC" -eq 137 ] && [ "$OW_RC" -eq 0 ]
+ok $? "again: the hog killed (exit $HOG_RC), every invariant kept (exit $OW_RC)"
 ktap_done
