@@ -154,6 +154,16 @@ static unsigned long long sat_add(unsigned long long a, unsigned long long b)
 	return a + b < a ? ~0ULL : a + b;
 }
 
+/*
+ * A duration the kernel claims against the one the record shows: more
+ * than a jiffy apart at either end (TOLERANCE_NS) either way.
+ */
+static bool disagree(unsigned long long claim, unsigned long long took)
+{
+	return claim > sat_add(took, TOLERANCE_NS) ||
+	       took > sat_add(claim, TOLERANCE_NS);
+}
+
 static unsigned long long since(unsigned long long from, unsigned long long to)
 {
 	return to > from ? to - from : 0;
@@ -488,8 +498,7 @@ static void check_clear(struct ow_checker *c, const struct oomwatch_event *ev)
 			add_reason(why, sizeof(why), "by the timer %s ms after unreclaimable_set seq %llu at %s, before timeout %lld ms - slack %lld ms",
 				   ms_text(took).s, n->set_seq,
 				   ts_text(n->set_ts).s, timeout, slack);
-		if (claim > sat_add(took, TOLERANCE_NS) ||
-		    took > sat_add(claim, TOLERANCE_NS))
+		if (disagree(claim, took))
 			add_reason(why, sizeof(why), "it claims %u ms unreclaimable, the record shows %s ms since unreclaimable_set seq %llu (tolerance %d ms)",
 				   ev->unrecl.duration_ms, ms_text(took).s,
 				   n->set_seq, OW_JIFFY_TOLERANCE_MS);
@@ -692,8 +701,7 @@ static void check_thrash_timer(struct ow_checker *c,
 				   ms_text(took).s, clock_name(th->clock),
 				   th->clock_seq, ts_text(th->clock_ts).s,
 				   timeout, OW_JIFFY_TOLERANCE_MS);
-		if (claim_ns > sat_add(took, TOLERANCE_NS) ||
-		    took > sat_add(claim_ns, TOLERANCE_NS))
+		if (disagree(claim_ns, took))
 			add_reason(why, sizeof(why), "it claims %u ms thrashing, the record shows %s ms since %s seq %llu (tolerance %d ms)",
 				   claim, ms_text(took).s,
 				   clock_name(th->clock), th->clock_seq,
@@ -717,8 +725,7 @@ static void check_thrash_clear(struct ow_checker *c,
 	if (th->state != OW_TH_ON)
 		return;
 	took = since(th->state_ts, ev->ts_ns);
-	if (claim > sat_add(took, TOLERANCE_NS) ||
-	    took > sat_add(claim, TOLERANCE_NS))
+	if (disagree(claim, took))
 		violation(c, OW_INV_THRASH_TIMER, ev->seq, ev->ts_ns,
 			  "thrashing_clear seq %llu at %s on node %d (%s): it claims %u ms thrashing, the record shows %s ms since thrashing_set seq %llu (tolerance %d ms)",
 			  (unsigned long long)ev->seq, ts_text(ev->ts_ns).s,

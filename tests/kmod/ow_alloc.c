@@ -285,6 +285,18 @@ static bool pageblock_all_ballast(unsigned long pfn)
 	return true;
 }
 
+/* Free pages taken off the ballast list, their mark cleared. */
+static void ballast_free(struct list_head *list)
+{
+	struct page *page, *next;
+
+	list_for_each_entry_safe(page, next, list, lru) {
+		list_del(&page->lru);
+		set_page_private(page, 0);
+		__free_page(page);
+	}
+}
+
 /*
  * Give back the ballast pages whose pfn is a multiple of 8, in blocks
  * that are all ballast (see above), the rest stays: a freed page cannot
@@ -310,18 +322,13 @@ static unsigned long ballast_fragment(void)
 		n++;
 	}
 	spin_unlock(&ballast_lock);
-	list_for_each_entry_safe(page, next, &list, lru) {
-		list_del(&page->lru);
-		set_page_private(page, 0);
-		__free_page(page);
-	}
+	ballast_free(&list);
 	return n;
 }
 
 /* Give the ballast back; returns how many pages that was. */
 static unsigned long ballast_release(void)
 {
-	struct page *page, *next;
 	unsigned long n;
 	LIST_HEAD(list);
 
@@ -330,11 +337,7 @@ static unsigned long ballast_release(void)
 	n = ballast_pages;
 	ballast_pages = 0;
 	spin_unlock(&ballast_lock);
-	list_for_each_entry_safe(page, next, &list, lru) {
-		list_del(&page->lru);
-		set_page_private(page, 0);
-		__free_page(page);
-	}
+	ballast_free(&list);
 	return n;
 }
 
@@ -439,17 +442,27 @@ static void ow_alloc_kill(struct timer_list *t)
 	WRITE_ONCE(k->sent, ktime_get());
 }
 
+/*
+ * "NAME=MS", MS > 0, into *ms: 1 when @tok is one, 0 when it is not,
+ * -EINVAL when its number is bad.
+ */
+static int parse_ms(const char *tok, const char *name, unsigned int *ms)
+{
+	size_t len = str_has_prefix(tok, name);
+
+	if (!len)
+		return 0;
+	if (kstrtouint(tok + len, 10, ms) || !*ms)
+		return -EINVAL;
+	return 1;
+}
+
 static int parse_flags(char *flags, struct ow_alloc_req *req)
 {
 	char *tok;
+	int err;
 
-	req->gfp = GFP_KERNEL;
-	req->drain = false;
-	req->frag = false;
-	req->nofs_scope = false;
-	req->kill_after_ms = 0;
-	req->freeze_after_ms = 0;
-	req->release_after_ms = 0;
+	*req = (struct ow_alloc_req){ .order = req->order, .gfp = GFP_KERNEL };
 	while ((tok = strsep(&flags, ",")) != NULL) {
 		if (!*tok || !strcmp(tok, "kernel"))
 			continue;
@@ -467,23 +480,17 @@ static int parse_flags(char *flags, struct ow_alloc_req *req)
 			req->drain = true;
 		else if (!strcmp(tok, "frag"))
 			req->drain = req->frag = true;
-		else if (str_has_prefix(tok, "release_after=")) {
-			if (kstrtouint(tok + strlen("release_after="), 10,
-				       &req->release_after_ms) ||
-			    !req->release_after_ms)
-				return -EINVAL;
-		}
-		else if (str_has_prefix(tok, "kill_after=")) {
-			if (kstrtouint(tok + strlen("kill_after="), 10,
-				       &req->kill_after_ms) ||
-			    !req->kill_after_ms)
-				return -EINVAL;
+		else if ((err = parse_ms(tok, "kill_after=",
+					 &req->kill_after_ms)) ||
+			 (err = parse_ms(tok, "release_after=",
+					 &req->release_after_ms))) {
+			if (err < 0)
+				return err;
 		} else if (str_has_prefix(tok, "freeze_after=")) {
 			if (!IS_ENABLED(CONFIG_SUSPEND))
 				return -EOPNOTSUPP;
-			if (kstrtouint(tok + strlen("freeze_after="), 10,
-				       &req->freeze_after_ms) ||
-			    !req->freeze_after_ms)
+			if (parse_ms(tok, "freeze_after=",
+				     &req->freeze_after_ms) < 0)
 				return -EINVAL;
 		} else
 			return -EINVAL;
