@@ -10,6 +10,9 @@
 #          kernel dump its blocked tasks and memory (sysrq w, m) on the
 #          console, once, and goes on (ow-watchdog, mlocked): a hang is
 #          then diagnosed from the log instead of only timing out
+#   events 1: print each run's decision events (requests, thrashing and
+#          unreclaimable transitions, grants, stock fallbacks, victims;
+#          oomwatch's JSON lines) on the console, to read a run's story
 #   mode   see mode_apply in lib.sh
 #   name   the scenario's name in the results (default: the workload's)
 #   ow     auto: under `oomwatch --assert` when the kernel has our
@@ -338,6 +341,9 @@ run_one() {	# run_one WORKLOAD RUN WITH_OOMWATCH
 		events=$(sed -n 's/^oomwatch: \([0-9]*\) events,.*/\1/p' \
 			/tmp/ow.err | tail -n 1)
 		[ -n "$events" ] && EXTRA="events=$events $EXTRA"
+		[ "${ARG_events:-0}" = 1 ] && grep -E \
+			'"type":"(oom_[a-z_]*|thrashing_[a-z]*|unreclaimable_[a-z]*|mark_victim)"' \
+			/tmp/ow.jsonl | head -n 200 | sed 's/^/# event: /'
 	fi
 	[ -n "$CAP_MB" ] && capacity=$CAP_MB
 	kills=$(( $(vmstat_get oom_kill) - k0 + $(earlyoom_kills) - e0 ))
