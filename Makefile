@@ -46,7 +46,7 @@ KERNEL_ID := $(B)/kernel/id
 DEB_PACKAGES := linux-source-6.1 gcc make clang llvm libbpf-dev bpftool \
 	libelf-dev zlib1g-dev dwarves bc bison flex libssl-dev cpio \
 	qemu-system-x86 busybox-static ccache xz-utils git kmod \
-	libclang-rt-14-dev python3-ply python3-git stress-ng
+	libclang-rt-14-dev python3 python3-ply python3-git stress-ng
 
 USERSPACE_SRCS := userspace/oomwatch.c userspace/cli.c userspace/session.c \
 	userspace/replay.c userspace/output.c userspace/svg.c \
@@ -61,18 +61,22 @@ WORKLOADS := $(B)/guest/ow-hog $(B)/guest/ow-bystander $(B)/guest/ow-updater \
 # tree's own memcg selftest.  stress-ng goes in a separate layer.
 GUEST_EXTRA := $(B)/guest/earlyoom $(B)/guest/test_memcontrol
 DEB_CACHE := $(OOMWATCH_CACHE)/debs
+# nohang (bench mode nohang) and the Python it runs on: a layer of its
+# own, $(B)/nohang.cpio, so that the default image does not carry Python.
+NOHANG_DEBS := nohang python3.11-minimal libpython3.11-minimal \
+	libpython3.11-stdlib
 # Test modules, loaded only in the guest (tests/kmod).
 KMODS := $(B)/guest/ow_alloc.ko
 
-.PHONY: all deps kernel stock-kernel oomwatch image run test check checkpatch \
-	matrix bench soak clean help
+.PHONY: all deps kernel stock-kernel oomwatch image nohang-image run test \
+	check checkpatch matrix bench soak clean help
 
 all: oomwatch image
 
 help:
 	@sed -n '2,12p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "targets: deps kernel oomwatch image run test check checkpatch"
-	@echo "         matrix bench soak stock-kernel clean"
+	@echo "targets: deps kernel oomwatch image nohang-image run test check"
+	@echo "         checkpatch matrix bench soak stock-kernel clean"
 	@echo "variables: OOMWATCH_CACHE=$(OOMWATCH_CACHE) LOCKDEP=0|1"
 	@echo "           REPEAT=N SEED=$(SEED) (make test, matrix, bench)"
 	@echo "           SOAK_S=$(SOAK_S) SOAK_SWAP=$(SOAK_SWAP) (make soak)"
@@ -169,6 +173,26 @@ $(B)/initramfs-stress.cpio: $(B)/initramfs.cpio scripts/mkimage.sh
 
 image: oomwatch $(B)/initramfs.cpio
 
+# nohang and Python from Debian's archive, unpacked, never installed (its
+# package would start a daemon on this machine).  All four are fetched
+# together when one is missing, so that the interpreter and its standard
+# library come from one Python version.
+$(B)/nohang.cpio: guest-image/nohang.conf scripts/mknohang.sh
+	@mkdir -p $(DEB_CACHE)
+	@cd $(DEB_CACHE) && for p in $(NOHANG_DEBS); do \
+		ls $${p}_*.deb >/dev/null 2>&1 || { \
+		apt-get download $(NOHANG_DEBS) 2>/dev/null || \
+		{ apt-get update -qq && apt-get download $(NOHANG_DEBS); } || \
+		exit 1; break; }; done
+	scripts/mknohang.sh $@ guest-image/nohang.conf \
+		$(foreach p,$(NOHANG_DEBS),$$(ls $(DEB_CACHE)/$(p)_*.deb | sort -V | tail -n 1))
+
+# The image with the nohang layer on top (mode nohang), as the initrd.
+$(B)/initramfs-nohang.cpio: $(B)/initramfs.cpio $(B)/nohang.cpio
+	cat $^ >$@.tmp && mv $@.tmp $@
+
+nohang-image: image $(B)/initramfs-nohang.cpio
+
 # Host tool: result lines to markdown tables and SVG plots.
 $(B)/ow-report: userspace/report.c userspace/report_main.c userspace/report.h
 	@mkdir -p $(B)
@@ -179,10 +203,10 @@ $(B)/ow-report: userspace/report.c userspace/report_main.c userspace/report.h
 stock-kernel: deps
 	@scripts/kernel.sh --stock
 
-matrix: image $(B)/ow-report
+matrix: nohang-image $(B)/ow-report
 	@scripts/suite.sh matrix
 
-bench: image stock-kernel $(B)/ow-report
+bench: nohang-image stock-kernel $(B)/ow-report
 	@scripts/suite.sh bench
 
 soak: image $(B)/initramfs-stress.cpio

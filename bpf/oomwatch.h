@@ -111,6 +111,9 @@ enum oomwatch_verdict_reason {
 	OW_THRASH_NOT_THRASHING = 16,	/* the node is not thrashing */
 	OW_THRASH_SWAP_FREE = 17,	/* swap could still help */
 	OW_THRASH_ABOVE_HIGH = 18,	/* a low zone is above its high mark */
+	OW_STOCK_NO_RELIEF = 19,	/* fallback, thrash rule on: no swap
+					 * and no I/O in flight can relieve
+					 * the node, so no wait */
 };
 
 /* Which out_of_memory() the victim came from (seen at its entry). */

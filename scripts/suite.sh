@@ -1,6 +1,6 @@
 #!/bin/bash
 # The long runs: every scenario under every mode (make matrix), and the
-# benchmarks against stock 6.1, MGLRU and earlyoom (make bench).
+# benchmarks against stock 6.1, MGLRU, earlyoom and nohang (make bench).
 #
 #   scripts/suite.sh matrix      results/matrix.md
 #   scripts/suite.sh bench       results/bench/bench.md and one SVG per
@@ -24,6 +24,11 @@
 # the modes that tell its remedies apart: stock, token-never (the 2004
 # kernel), token (Morton's bypass), token-aging (reclaim-side aging),
 # arbiter-never (Tosatti's arbiter alone) and all.
+#
+# Mode nohang (a PSI-based user-space killer, in the freeze row after
+# earlyoom) runs, like earlyoom, on the stock kernel in the bench, and
+# boots build/initramfs-nohang.cpio: the image with Python and nohang
+# (build/nohang.cpio) on top, which no other mode pays for in RAM.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -50,7 +55,7 @@ steps=()	# "KERNEL MODE SHAPE WORKLOADS EXTRA-ARGS"
 T2004_MODES="stock token-never token token-aging arbiter-never all"
 # The classic freeze (#16): the peers and the arbiter with and without
 # its thrash rule; the hog holds 180 s (FREEZE_HOLD).
-FREEZE_MODES="stock mglru earlyoom arbiter thrash"
+FREEZE_MODES="stock mglru earlyoom nohang arbiter thrash"
 
 # step KERNEL MODE SHAPE WORKLOADS [EXTRA]: plan one guest with the
 # workloads ONLY asks for ('+'-separated); none of them, no guest.
@@ -98,7 +103,7 @@ plan_bench() {
 	out=${OUT:-results/bench}
 	for w in "swap update" "noswap oom" "slowswap transient"; do
 		for m in ${MODES:-stock mglru earlyoom token arbiter all}; do
-			case $m in stock|mglru|earlyoom) k=$stock ;; *) k=$patched ;; esac
+			case $m in stock|mglru|earlyoom|nohang) k=$stock ;; *) k=$patched ;; esac
 			step "$k" $m $w
 		done
 	done
@@ -107,7 +112,7 @@ plan_bench() {
 		step "$k" $m swap token2004
 	done
 	for m in $(within_modes "$FREEZE_MODES"); do
-		case $m in stock|mglru|earlyoom) k=$stock ;; *) k=$patched ;; esac
+		case $m in stock|mglru|earlyoom|nohang) k=$stock ;; *) k=$patched ;; esac
 		step "$k" $m noswap freeze "hold=${FREEZE_HOLD:-180}"
 	done
 	# (4) tracing overhead: the update and transient workloads in mode
@@ -136,9 +141,18 @@ esac
 [ -x $B/ow-report ] || { echo "suite: $B/ow-report missing (make $what)" >&2; exit 1; }
 
 mkdir -p "$out" $B/logs/$what
-# A copy: a `make image` while the suite runs must not change its guests.
+# Copies: a `make image` or a kernel build while the suite runs must not
+# change its guests.
 image=$B/logs/$what/initramfs.cpio
 cp $B/initramfs.cpio "$image"
+patched_copy=$B/logs/$what/bzImage
+cp -L "$patched" "$patched_copy"
+nohang_image=$B/logs/$what/initramfs-nohang.cpio
+if printf '%s\n' "${steps[@]}" | grep -q '^[^ ]* nohang '; then
+	[ -r $B/initramfs-nohang.cpio ] ||
+		{ echo "suite: $B/initramfs-nohang.cpio missing (make nohang-image)" >&2; exit 1; }
+	cp $B/initramfs-nohang.cpio "$nohang_image"
+fi
 runs_file=$out/${what}-runs.txt
 : >"$runs_file.new"
 if [ -n "${ONLY:-}" ] && [ -r "$runs_file" ]; then
@@ -152,12 +166,15 @@ t_start=$(date +%s)
 i=0
 for step in "${steps[@]}"; do
 	read -r kernel mode shape wl extra <<<"$step"
+	[ "$kernel" = "$patched" ] && kernel=$patched_copy
 	i=$((i + 1))
 	args="w=$wl,mode=$mode,runs=$runs,seed=$seed"
 	[ "$extra" = - ] || args="$args,$extra"
 	# Bench steps with the overhead runs do twice the runs.
 	case $extra in *ow=alt*) args="${args/runs=$runs/runs=$((runs * 2))}" ;; esac
 	log=$B/logs/$what/$i-$mode-$shape.log
+	initrd=$image
+	[ "$mode" = nohang ] && initrd=$nohang_image
 	elapsed=$(( $(date +%s) - t_start ))
 	eta=
 	[ $i -gt 1 ] && eta=", about $(( elapsed * (total - i + 1) / (i - 1) / 60 )) min left"
@@ -165,7 +182,7 @@ for step in "${steps[@]}"; do
 		"$i" "$total" "$([ "$kernel" = "$stock" ] && echo stock || echo patched)" \
 		"$mode" "$shape" "${wl//+/ }" $((elapsed / 60)) "$eta" >&2
 	# shellcheck disable=SC2046
-	scripts/qemu-run.sh --quiet --kernel "$kernel" --initrd "$image" \
+	scripts/qemu-run.sh --quiet --kernel "$kernel" --initrd "$initrd" \
 		--scenario workload --mem 256 --timeout $((300 + runs * 240)) \
 		--log "$log" $(shape_opts "$shape") --append "ow.args=$args" \
 		2>"$log.runner"
@@ -197,7 +214,7 @@ else
 		if [ -s "$out/.workloads.txt" ]; then
 			$B/ow-report bench --out-dir "$out" --baseline stock --title "$title" \
 				--commit "$commit" --date "$date" \
-				--order stock,mglru,earlyoom,token-never,token,token-aging,arbiter-never,arbiter,all \
+				--order stock,mglru,earlyoom,nohang,token-never,token,token-aging,arbiter-never,arbiter,all \
 				--metrics "$metrics" "$out/.workloads.txt"
 		fi &&
 		if [ -s "$out/.overhead.txt" ]; then

@@ -16,9 +16,12 @@
  *
  * "–" where no run has a number for the column.  The bench tables and
  * plots take every numeric key (or the --metrics ones) of a scenario:
- * "median (min–max) ×ratio to the baseline's median".
+ * "median (min–max) ×ratio to the baseline's median".  A scenario whose
+ * runs carry exec_lat= (report.h) also gets a latency plot: a line per
+ * mode over the seconds since the hog started.
  *
- * No libm (isfinite() is a macro): the axis rounds small numbers by hand.
+ * No libm (isfinite() is a macro): the axis rounds small numbers by hand,
+ * and the latency plot takes its logarithms by hand (log10_of()).
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -114,6 +117,62 @@ static bool parse_num(const char *s, double *out)
 	return !*end && isfinite(*out);
 }
 
+/* Long enough for any number a pass could take, and short to quote. */
+#define LAT_ITEM_MAX	24
+
+/* Item k (from 1) of a series, s[0..len), into *ms; false with why. */
+static bool lat_item(const char *s, size_t len, long k, double *ms,
+		     char *why, size_t size)
+{
+	char buf[LAT_ITEM_MAX + 1];
+
+	if (len == 1 && *s == '-') {
+		*ms = OW_REPORT_LAT_NONE;
+		return true;
+	}
+	if (len > LAT_ITEM_MAX) {
+		snprintf(why, size, OW_REPORT_LAT_KEY "= item %ld: longer "
+			 "than %d characters", k, LAT_ITEM_MAX);
+		return false;
+	}
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	if (!parse_num(buf, ms))
+		snprintf(why, size, OW_REPORT_LAT_KEY "= item %ld \"%s\": "
+			 "not a number of ms or \"-\"", k, buf);
+	else if (*ms < 0 || *ms > OW_REPORT_LAT_MS_MAX)
+		snprintf(why, size, OW_REPORT_LAT_KEY "= item %ld \"%s\": "
+			 "not within 0..%d ms", k, buf, OW_REPORT_LAT_MS_MAX);
+	else
+		return true;
+	return false;
+}
+
+long ow_report_lat_parse(const char *s, double *v, char *why, size_t size)
+{
+	long n = 0;
+
+	for (;;) {
+		size_t len = strcspn(s, ",");
+		double ms;
+
+		/* Checked before the item: v has room for the cap only. */
+		if (n == OW_REPORT_LAT_MAX) {
+			snprintf(why, size, OW_REPORT_LAT_KEY "= has more than "
+				 "%d items (seconds)", OW_REPORT_LAT_MAX);
+			return -1;
+		}
+		if (!lat_item(s, len, n + 1, &ms, why, size))
+			return -1;
+		if (v)
+			v[n] = ms;
+		n++;
+		if (!s[len])
+			return n;
+		s += len + 1;
+	}
+}
+
 /*
  * Where the key=value tokens start: after blanks and "# result:".  NULL
  * for any other '#' line: a comment, whatever it holds.
@@ -176,6 +235,22 @@ static const char *value_of(const struct ow_field *f, size_t n,
 	return NULL;
 }
 
+/* The keys whose values have a form: why one is off, in err. */
+static bool bad_value(const struct ow_field *f, size_t n, char *err,
+		      size_t size)
+{
+	const char *a = value_of(f, n, "assert");
+	const char *lat = value_of(f, n, OW_REPORT_LAT_KEY);
+
+	if (a && strcmp(a, "ok") && strcmp(a, "fail") && strcmp(a, "na")) {
+		snprintf(err, size, "assert=%.*s: expected ok, fail or na",
+			 QUOTE_MAX, a);
+		return true;
+	}
+	/* Here, not when plotting: a bad series names its file and line. */
+	return lat && ow_report_lat_parse(lat, NULL, err, size) < 0;
+}
+
 /* Why the fields of a record are not clean, in err; false if they are. */
 static bool malformed(const struct ow_field *f, size_t n, char *err,
 		      size_t size)
@@ -207,17 +282,7 @@ static bool malformed(const struct ow_field *f, size_t n, char *err,
 			return true;
 		}
 	}
-	{
-		const char *a = value_of(f, n, "assert");
-
-		if (a && strcmp(a, "ok") && strcmp(a, "fail") &&
-		    strcmp(a, "na")) {
-			snprintf(err, size, "assert=%.*s: expected ok, fail "
-				 "or na", QUOTE_MAX, a);
-			return true;
-		}
-	}
-	return false;
+	return bad_value(f, n, err, size);
 }
 
 static int keep(struct ow_report *r, char *line, struct ow_field *f,
@@ -750,8 +815,11 @@ static size_t metrics_of(const struct scene *s, const char *wanted,
 		for (size_t j = 0; j < rec->nf; j++) {
 			const char *key = rec->f[j].key;
 
+			/* exec_lat=5, a one-second series, is no metric. */
 			if (!strcmp(key, "scenario") || !strcmp(key, "mode") ||
-			    !strcmp(key, "run") || is_listed(keys, n, key) ||
+			    !strcmp(key, "run") ||
+			    !strcmp(key, OW_REPORT_LAT_KEY) ||
+			    is_listed(keys, n, key) ||
 			    (wanted && list_index(wanted, key) < 0) ||
 			    !has_number(s, key))
 				continue;
@@ -978,11 +1046,28 @@ static void xml_put(FILE *f, const char *str)
 	}
 }
 
-/* "<scenario> — <title>", or the scenario alone. */
+/* What sets one kind of plot apart from the other in the shared parts. */
+struct svg_kind {
+	const char *what;	/* after the scenario in the title, or NULL */
+	const char *style;	/* the kind's own CSS rules */
+	const char *key;	/* how to read it, top right */
+};
+
+static const struct svg_kind scene_kind = {
+	.what = NULL,
+	.style = "",
+	.key = "dot: one run; bar: median",
+};
+
+/* "<scenario>[: <what>] — <title>", or without the title. */
 static void put_title(FILE *f, const char *scenario,
-		      const struct ow_report_opts *o)
+		      const struct svg_kind *k, const struct ow_report_opts *o)
 {
 	xml_put(f, scenario);
+	if (k->what) {
+		fputs(": ", f);
+		xml_put(f, k->what);
+	}
 	if (is_set(o->title)) {
 		fputs(" " EM_DASH " ", f);
 		xml_put(f, o->title);
@@ -990,13 +1075,13 @@ static void put_title(FILE *f, const char *scenario,
 }
 
 static void svg_head(FILE *f, int height, const char *scenario,
-		     const struct ow_report_opts *o)
+		     const struct svg_kind *k, const struct ow_report_opts *o)
 {
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
 		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 		"font-family=\"sans-serif\" font-size=\"11\">\n<title>",
 		WIDTH, height, WIDTH, height);
-	put_title(f, scenario, o);
+	put_title(f, scenario, k, o);
 	fprintf(f, "</title>\n<style type=\"text/css\">\n"
 		".title{font-size:15px;font-weight:bold}\n"
 		".sub{fill:#555}\n"
@@ -1007,16 +1092,16 @@ static void svg_head(FILE *f, int height, const char *scenario,
 		".track{stroke:#f0f0f0}\n"
 		".run{fill-opacity:.6}\n"
 		".median{stroke-width:2.5}\n"
-		"</style>\n"
+		"%s</style>\n"
 		"<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" "
-		"fill=\"#fff\"/>\n", WIDTH, height);
+		"fill=\"#fff\"/>\n", k->style, WIDTH, height);
 }
 
 static void svg_title(FILE *f, const char *scenario,
-		      const struct ow_report_opts *o)
+		      const struct svg_kind *k, const struct ow_report_opts *o)
 {
 	fputs("<text class=\"title\" x=\"8\" y=\"22\">", f);
-	put_title(f, scenario, o);
+	put_title(f, scenario, k, o);
 	fputs("</text>\n<text class=\"sub\" x=\"8\" y=\"42\">", f);
 	if (is_set(o->commit)) {
 		fputs("Commit ", f);
@@ -1026,8 +1111,7 @@ static void svg_title(FILE *f, const char *scenario,
 	if (is_set(o->date))
 		xml_put(f, o->date);
 	fprintf(f, "</text>\n<text class=\"sub\" x=\"%d\" y=\"42\" "
-		"text-anchor=\"end\">dot: one run; bar: median</text>\n",
-		WIDTH - 8);
+		"text-anchor=\"end\">%s</text>\n", WIDTH - 8, k->key);
 }
 
 static void svg_axis(FILE *f, const struct axis *ax, int top, int base)
@@ -1146,8 +1230,8 @@ static void svg_scene(FILE *f, const struct scene *s, const char **keys,
 	int y = TOP;
 
 	svg_head(f, TOP + (nk ? (int)nk * panel_height(s) : LANE) + BOTTOM,
-		 s->name, o);
-	svg_title(f, s->name, o);
+		 s->name, &scene_kind, o);
+	svg_title(f, s->name, &scene_kind, o);
 	for (size_t k = 0; k < nk; k++, y += panel_height(s))
 		svg_panel(f, s, keys[k], y, v);
 	if (!nk)
@@ -1203,6 +1287,401 @@ int ow_report_svg(FILE *f, const struct ow_report *r, const char *scenario,
 	return write_status(f);
 }
 
+/* ------------------------------------------------------- latency plot */
+
+/*
+ * exec_lat= per mode: the programs' slowest pass per second since the hog
+ * started, on a log scale from 1 ms (the text in the page cache) to 10 s
+ * (a freeze), where a linear one would flatten all but the worst second.
+ * Second t is drawn at x = t.
+ */
+#define LAT_LEFT	70	/* the y ticks' labels and the axis's name */
+#define LAT_RIGHT	200	/* the legend */
+#define LAT_W		(WIDTH - LAT_LEFT - LAT_RIGHT)
+#define LAT_TOP		(TOP + 10)
+#define LAT_DECADE	80	/* px per factor of 10 */
+#define LAT_DECADES	4	/* 1 ms to 10 s */
+#define LAT_BASE	(LAT_TOP + LAT_DECADES * LAT_DECADE)
+#define LAT_HEIGHT	(LAT_BASE + 44 + BOTTOM)
+#define LAT_MS_LO	1.0
+#define LAT_MS_HI	10000.0
+#define LAT_PERIOD_MS	200	/* the programs': 5 passes a second */
+#define LAT_XTICKS	10	/* at most, after 0 */
+#define LAT_ROW		18	/* a legend line */
+#define LAT_SWATCH	20
+#define LN10		2.302585092994046
+
+static const struct svg_kind latency_kind = {
+	.what = "the programs' latency",
+	.style = ".line{fill:none;stroke-width:2;stroke-linejoin:round;"
+		 "stroke-linecap:round}\n"
+		 ".swatch{stroke-width:3}\n"
+		 ".period{stroke:#888;stroke-dasharray:6 4}\n",
+	.key = "line: per second, the median over the runs",
+};
+
+/* One mode's line: per second, the median of its runs' items. */
+struct lat_line {
+	double *med;	/* OW_REPORT_LAT_NONE where no run has a value */
+	size_t len;
+	size_t runs;	/* that have a series */
+};
+
+/* A scenario's lines, one per mode in display order. */
+struct lat_plot {
+	const struct scene *s;
+	struct lat_line *line;
+	size_t len;	/* the longest series */
+};
+
+/* The x axis: 0 to end seconds, a tick every step. */
+struct lat_x {
+	int step;
+	int end;
+};
+
+static bool has_lat(const struct scene *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (ow_rec_field(s->all[i], OW_REPORT_LAT_KEY))
+			return true;
+	return false;
+}
+
+/*
+ * rec's series into *v (NULL, *n 0, without one); 0, or -1 when out of
+ * memory.  A series the reader let through always parses; one that did
+ * not would count as none.
+ */
+static int lat_series(const struct ow_rec *rec, double **v, size_t *n)
+{
+	const struct ow_field *f = ow_rec_field(rec, OW_REPORT_LAT_KEY);
+	double *room, *fit;
+	char why[128];
+	long k;
+
+	*v = NULL;
+	*n = 0;
+	if (!f)
+		return 0;
+	room = malloc(OW_REPORT_LAT_MAX * sizeof(*room));
+	if (!room)
+		return -1;
+	k = ow_report_lat_parse(f->val, room, why, sizeof(why));
+	if (k <= 0) {
+		free(room);
+		return 0;
+	}
+	/* The cap's room for one series at a time, not for every run. */
+	fit = realloc(room, k * sizeof(*fit));
+	*v = fit ? fit : room;
+	*n = k;
+	return 0;
+}
+
+/* The median of the runs' items at second t, or none if no run has one. */
+static double lat_median(double *const *v, const size_t *n, size_t nr,
+			 size_t t, double *col)
+{
+	struct ow_range rg;
+	size_t k = 0;
+
+	for (size_t i = 0; i < nr; i++)
+		if (t < n[i] && v[i][t] >= 0)
+			col[k++] = v[i][t];
+	return ow_range_of(col, k, &rg) ? OW_REPORT_LAT_NONE : rg.median;
+}
+
+static void lat_line_free(struct lat_line *l)
+{
+	free(l->med);
+	memset(l, 0, sizeof(*l));
+}
+
+/* g's runs' series, v[i] of n[i] items; l's runs and len.  0 or -1. */
+static int lat_load(const struct group *g, double **v, size_t *n,
+		    struct lat_line *l)
+{
+	for (size_t i = 0; i < g->n; i++) {
+		if (lat_series(g->rec[i], &v[i], &n[i]))
+			return -1;
+		l->runs += v[i] != NULL;
+		l->len = n[i] > l->len ? n[i] : l->len;
+	}
+	return 0;
+}
+
+/* 0, or -1 with errno ENOMEM. */
+static int lat_line_build(struct lat_line *l, const struct group *g)
+{
+	double **v = calloc(g->n + 1, sizeof(*v));
+	size_t *n = calloc(g->n + 1, sizeof(*n));
+	double *col = calloc(g->n + 1, sizeof(*col));
+	int ret = -1;
+
+	memset(l, 0, sizeof(*l));
+	if (!v || !n || !col || lat_load(g, v, n, l))
+		goto out;
+	l->med = calloc(l->len + 1, sizeof(*l->med));
+	if (!l->med)
+		goto out;
+	for (size_t t = 0; t < l->len; t++)
+		l->med[t] = lat_median(v, n, g->n, t, col);
+	ret = 0;
+out:
+	for (size_t i = 0; v && i < g->n; i++)
+		free(v[i]);
+	free(v);
+	free(n);
+	free(col);
+	if (ret) {
+		lat_line_free(l);
+		errno = ENOMEM;
+	}
+	return ret;
+}
+
+static void lat_plot_free(struct lat_plot *p)
+{
+	for (size_t i = 0; p->line && i < p->s->ng; i++)
+		lat_line_free(&p->line[i]);
+	free(p->line);
+	p->line = NULL;
+}
+
+/* 0, or -1 with errno ENOMEM. */
+static int lat_plot_build(struct lat_plot *p, const struct scene *s)
+{
+	memset(p, 0, sizeof(*p));
+	p->s = s;
+	p->line = calloc(s->ng + 1, sizeof(*p->line));
+	if (!p->line) {
+		errno = ENOMEM;
+		return -1;
+	}
+	for (size_t i = 0; i < s->ng; i++) {
+		if (lat_line_build(&p->line[i], &s->g[i])) {
+			lat_plot_free(p);
+			errno = ENOMEM;
+			return -1;
+		}
+		if (p->line[i].len > p->len)
+			p->len = p->line[i].len;
+	}
+	return 0;
+}
+
+static bool lat_drawn(const struct lat_line *l)
+{
+	for (size_t t = 0; t < l->len; t++)
+		if (l->med[t] >= 0)
+			return true;
+	return false;
+}
+
+/*
+ * log10 without libm, for v from 1 to 1e4: whole decades by division
+ * (exact at the ticks), then ln m = 2 atanh((m - 1) / (m + 1)) for the
+ * m in [1, 10) left, a series whose terms fall by (9/11)^2 at worst.
+ */
+static double log10_of(double v)
+{
+	double d = 0, z, z2, term, sum = 0;
+
+	while (v >= 10) {
+		v /= 10;
+		d++;
+	}
+	z = (v - 1) / (v + 1);
+	z2 = z * z;
+	term = z;
+	for (int k = 1; term > 1e-12; k += 2) {
+		sum += term / k;
+		term *= z2;
+	}
+	return d + 2 * sum / LN10;
+}
+
+/* Clamped to the plot: 0 ms at the bottom, past 10 s at the top. */
+static double lat_y(double ms)
+{
+	ms = ms < LAT_MS_LO ? LAT_MS_LO : ms > LAT_MS_HI ? LAT_MS_HI : ms;
+	return LAT_BASE - log10_of(ms) * LAT_DECADE;
+}
+
+static double lat_xpos(const struct lat_x *ax, double t)
+{
+	return LAT_LEFT + t * LAT_W / ax->end;
+}
+
+/* Every 30 s for a hold of minutes; never more than LAT_XTICKS ticks. */
+static void lat_x_of(size_t len, struct lat_x *ax)
+{
+	static const int steps[] = { 5, 10, 30, 60, 120, 300, 600 };
+	size_t last = len ? len - 1 : 0, i = 0;
+
+	while (i < ARRAY_SIZE(steps) - 1 &&
+	       last > (size_t)steps[i] * LAT_XTICKS)
+		i++;
+	ax->step = steps[i];
+	ax->end = (int)((last + ax->step - 1) / ax->step) * ax->step;
+	if (!ax->end)
+		ax->end = ax->step;
+}
+
+static void lat_yaxis(FILE *f)
+{
+	static const char *const label[LAT_DECADES + 1] = {
+		"1 ms", "10 ms", "100 ms", "1 s", "10 s",
+	};
+
+	for (int d = 0; d <= LAT_DECADES; d++) {
+		int y = LAT_BASE - d * LAT_DECADE;
+
+		fprintf(f, "<line class=\"grid\" x1=\"%d\" y1=\"%d\" "
+			"x2=\"%d\" y2=\"%d\"/>\n", LAT_LEFT - 4, y,
+			LAT_LEFT + LAT_W, y);
+		fprintf(f, "<text class=\"tick\" x=\"%d\" y=\"%d\" "
+			"text-anchor=\"end\">%s</text>\n", LAT_LEFT - 8,
+			y + 4, label[d]);
+	}
+	fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" "
+		"y2=\"%d\"/>\n", LAT_LEFT, LAT_TOP, LAT_LEFT, LAT_BASE);
+	fprintf(f, "<text class=\"sub\" transform=\"rotate(-90)\" "
+		"x=\"%d\" y=\"14\" text-anchor=\"middle\">slowest pass "
+		"(ms, log scale)</text>\n", -(LAT_TOP + LAT_BASE) / 2);
+}
+
+static void lat_xaxis(FILE *f, const struct lat_x *ax)
+{
+	for (int t = 0; t <= ax->end; t += ax->step) {
+		double x = lat_xpos(ax, t);
+
+		fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" "
+			"x2=\"%.1f\" y2=\"%d\"/>\n", x, LAT_TOP, x,
+			LAT_BASE + 4);
+		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" "
+			"text-anchor=\"middle\">%d</text>\n", x,
+			LAT_BASE + 16, t);
+	}
+	fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" "
+		"y2=\"%d\"/>\n", LAT_LEFT, LAT_BASE, LAT_LEFT + LAT_W,
+		LAT_BASE);
+	fprintf(f, "<text class=\"sub\" x=\"%d\" y=\"%d\" "
+		"text-anchor=\"middle\">seconds since the hog started</text>\n",
+		LAT_LEFT + LAT_W / 2, LAT_BASE + 36);
+}
+
+/* Above it, a pass took longer than the programs' period. */
+static void lat_period(FILE *f)
+{
+	double y = lat_y(LAT_PERIOD_MS);
+
+	fprintf(f, "<line class=\"period\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
+		"y2=\"%.1f\"/>\n", LAT_LEFT, y, LAT_LEFT + LAT_W, y);
+	fprintf(f, "<text class=\"tick\" x=\"%d\" y=\"%.1f\" "
+		"text-anchor=\"end\">period</text>\n", LAT_LEFT + LAT_W - 4,
+		y - 4);
+}
+
+/* The medians in exec_lat's own form, for a reader (and the tests). */
+static void lat_desc(FILE *f, const struct lat_line *l)
+{
+	char num[NUM_MAX];
+
+	fputs("<desc>median ms per second: ", f);
+	for (size_t t = 0; t < l->len; t++) {
+		fputs(t ? "," : "", f);
+		fputs(l->med[t] < 0 ? "-" : fmt_num(num, l->med[t], -1), f);
+	}
+	fputs("</desc>\n", f);
+}
+
+/* One path per mode, a new "M" after each second no run has a value. */
+static void lat_path(FILE *f, const struct lat_line *l,
+		     const struct lat_x *ax, const char *colour)
+{
+	bool gap = true;
+
+	fputs("<path class=\"line\" d=\"", f);
+	for (size_t t = 0; t < l->len; t++) {
+		if (l->med[t] < 0) {
+			gap = true;
+			continue;
+		}
+		fprintf(f, "%c%.1f,%.1f", gap ? 'M' : 'L', lat_xpos(ax, t),
+			lat_y(l->med[t]));
+		gap = false;
+	}
+	fprintf(f, "\" stroke=\"%s\"/>\n", colour);
+}
+
+/* A mode's line, data and legend entry: "stock (5 runs)". */
+static void lat_mode(FILE *f, const struct lat_plot *p, size_t i,
+		     const struct lat_x *ax)
+{
+	const char *colour = mode_colour[i % ARRAY_SIZE(mode_colour)];
+	const struct lat_line *l = &p->line[i];
+	const char *runs = l->runs == 1 ? "run" : "runs";
+	int x = LAT_LEFT + LAT_W + 16, y = LAT_TOP + 8 + (int)i * LAT_ROW;
+
+	fputs("<g class=\"series\">\n<title>", f);
+	xml_put(f, p->s->g[i].mode);
+	fprintf(f, ": %zu %s</title>\n", l->runs, runs);
+	lat_desc(f, l);
+	if (lat_drawn(l))
+		lat_path(f, l, ax, colour);
+	fprintf(f, "<line class=\"swatch\" x1=\"%d\" y1=\"%d\" x2=\"%d\" "
+		"y2=\"%d\" stroke=\"%s\"/>\n<text class=\"mode\" x=\"%d\" "
+		"y=\"%d\">", x, y, x + LAT_SWATCH, y, colour,
+		x + LAT_SWATCH + 6, y + 4);
+	xml_put(f, p->s->g[i].mode);
+	fprintf(f, " (%zu %s)</text>\n</g>\n", l->runs, runs);
+}
+
+static void svg_latency(FILE *f, const struct lat_plot *p,
+			const struct ow_report_opts *o)
+{
+	bool drawn = false;
+	struct lat_x ax;
+
+	lat_x_of(p->len, &ax);
+	svg_head(f, LAT_HEIGHT, p->s->name, &latency_kind, o);
+	svg_title(f, p->s->name, &latency_kind, o);
+	lat_yaxis(f);
+	lat_xaxis(f, &ax);
+	lat_period(f);
+	for (size_t i = 0; i < p->s->ng; i++) {
+		lat_mode(f, p, i, &ax);
+		drawn = drawn || lat_drawn(&p->line[i]);
+	}
+	if (!drawn)
+		fprintf(f, "<text class=\"sub\" x=\"%d\" y=\"%d\">no "
+			OW_REPORT_LAT_KEY " value in these runs</text>\n",
+			LAT_LEFT + 8, LAT_TOP + 16);
+	fputs("</svg>\n", f);
+}
+
+int ow_report_latency_svg(FILE *f, const struct ow_report *r,
+			  const char *scenario,
+			  const struct ow_report_opts *o)
+{
+	struct lat_plot p;
+	struct scene s;
+	int ret = -1;
+
+	if (scene_build(&s, r, scenario, o->order))
+		return -1;
+	if (!lat_plot_build(&p, &s)) {
+		errno = 0;
+		svg_latency(f, &p, o);
+		ret = write_status(f);
+		lat_plot_free(&p);
+	}
+	scene_free(&s);
+	return ret;
+}
+
 /* ------------------------------------------------------- bench, files */
 
 /* The scenario names a file in dir: no path, no hidden file. */
@@ -1243,33 +1722,79 @@ static int make_dir(const char *dir)
 	return ret;
 }
 
-static int write_svg(const char *dir, const struct plan *p,
-		     const struct ow_report_opts *o, char *err, size_t size)
+/* dir/<name><suffix>.svg for writing, its path in *path; NULL with err. */
+static FILE *svg_create(const char *dir, const char *name,
+			const char *suffix, char **path, char *err,
+			size_t size)
 {
-	char *path = malloc(strlen(dir) + strlen(p->s.name) + 6);
 	FILE *f;
-	int ret;
 
-	if (!path) {
+	*path = malloc(strlen(dir) + strlen(name) + strlen(suffix) + 6);
+	if (!*path) {
 		snprintf(err, size, "out of memory");
-		return -1;
+		return NULL;
 	}
-	sprintf(path, "%s/%s.svg", dir, p->s.name);
-	f = fopen(path, "w");
+	sprintf(*path, "%s/%s%s.svg", dir, name, suffix);
+	f = fopen(*path, "w");
 	if (!f) {
-		snprintf(err, size, "%s: %s", path, strerror(errno));
-		free(path);
-		return -1;
+		snprintf(err, size, "%s: %s", *path, strerror(errno));
+		free(*path);
+		return NULL;
 	}
 	errno = 0;	/* what a failed write sets, not a stale value */
-	svg_scene(f, &p->s, p->keys, p->nk, o, p->v);
-	ret = write_status(f);
+	return f;
+}
+
+/* Closes what svg_create() opened, frees path; 0, or -1 with err. */
+static int svg_finish(FILE *f, char *path, char *err, size_t size)
+{
+	int ret = write_status(f);
+
 	if (fclose(f))
 		ret = -1;
 	if (ret)
 		snprintf(err, size, "%s: %s", path,
 			 strerror(errno ? errno : EIO));
 	free(path);
+	return ret;
+}
+
+static int write_svg(const char *dir, const struct plan *p,
+		     const struct ow_report_opts *o, char *err, size_t size)
+{
+	char *path;
+	FILE *f = svg_create(dir, p->s.name, "", &path, err, size);
+
+	if (!f)
+		return -1;
+	svg_scene(f, &p->s, p->keys, p->nk, o, p->v);
+	return svg_finish(f, path, err, size);
+}
+
+/* dir/<scenario>-latency.svg, only where some run has a series. */
+static int write_latency_svg(const char *dir, const struct scene *s,
+			     const struct ow_report_opts *o, char *err,
+			     size_t size)
+{
+	struct lat_plot p;
+	char *path;
+	FILE *f;
+	int ret;
+
+	if (!has_lat(s))
+		return 0;
+	if (lat_plot_build(&p, s)) {
+		snprintf(err, size, "out of memory");
+		return -1;
+	}
+	f = svg_create(dir, s->name, "-latency", &path, err, size);
+	if (!f) {
+		lat_plot_free(&p);
+		return -1;
+	}
+	svg_latency(f, &p, o);
+	ret = svg_finish(f, path, err, size);
+	lat_plot_free(&p);
 	return ret;
 }
 
@@ -1286,6 +1811,8 @@ static int bench_scenario(FILE *md, const struct ow_report *r,
 	}
 	bench_table(md, &p.s, p.keys, p.nk, o, p.v);
 	ret = write_svg(dir, &p, o, err, size);
+	if (!ret)
+		ret = write_latency_svg(dir, &p.s, o, err, size);
 	plan_free(&p);
 	return ret;
 }

@@ -24,6 +24,20 @@
 
 #define OW_REPORT_LINE_MAX	4096	/* characters, newline not counted */
 
+/*
+ * exec_lat=, the freeze workload's latency over time: item i the slowest
+ * pass of its programs that ended in second i since the hog started, in
+ * ms, or "-" when none ended ("12,8,-,950").  A record whose series has
+ * more than OW_REPORT_LAT_MAX items (an hour), an empty item, or an item
+ * that is not "-" or a number from 0 to OW_REPORT_LAT_MS_MAX is
+ * malformed.  (Today the line limit stops a series near 2048 items; the
+ * cap holds whatever that limit becomes.)
+ */
+#define OW_REPORT_LAT_KEY	"exec_lat"
+#define OW_REPORT_LAT_MAX	3600	/* items: seconds */
+#define OW_REPORT_LAT_MS_MAX	3600000	/* ms: an hour */
+#define OW_REPORT_LAT_NONE	-1.0	/* "-" in the parsed series */
+
 struct ow_field {
 	const char *key;	/* both point into the record's own line */
 	const char *val;
@@ -83,6 +97,13 @@ int ow_report_line(struct ow_report *r, const char *line, const char *file,
 int ow_report_read(struct ow_report *r, FILE *f, const char *file,
 		   char *err, size_t size);
 
+/*
+ * The items of an exec_lat= value into v (room for OW_REPORT_LAT_MAX; NULL
+ * only checks), "-" as OW_REPORT_LAT_NONE.  Returns their count, or -1
+ * with why ("exec_lat= item 3 ...") in why.
+ */
+long ow_report_lat_parse(const char *s, double *v, char *why, size_t size);
+
 /* The value of key in rec, or NULL. */
 const struct ow_field *ow_rec_field(const struct ow_rec *rec,
 				    const char *key);
@@ -96,8 +117,9 @@ int ow_report_matrix(FILE *f, const struct ow_report *r,
 
 /*
  * The bench tables on md, one section per scenario, and dir/<scenario>.svg
- * for each (dir is created if missing).  Returns 0, or -1 with the reason
- * in err.
+ * for each (dir is created if missing), and dir/<scenario>-latency.svg for
+ * each whose runs carry exec_lat=.  Returns 0, or -1 with the reason in
+ * err.
  */
 int ow_report_bench(FILE *md, const struct ow_report *r,
 		    const struct ow_report_opts *o, const char *dir,
@@ -105,5 +127,12 @@ int ow_report_bench(FILE *md, const struct ow_report *r,
 /* The plot of one scenario; 0, or -1 with errno. */
 int ow_report_svg(FILE *f, const struct ow_report *r, const char *scenario,
 		  const struct ow_report_opts *o);
+/*
+ * The latency plot of one scenario: per mode, the median over its runs of
+ * each second's exec_lat item, in ms on a log scale; 0, or -1 with errno.
+ */
+int ow_report_latency_svg(FILE *f, const struct ow_report *r,
+			  const char *scenario,
+			  const struct ow_report_opts *o);
 
 #endif /* OW_REPORT_H */

@@ -96,6 +96,7 @@ static const char *const verdict_names[] = {
 	[OW_THRASH_NOT_THRASHING]	= "not_thrashing",
 	[OW_THRASH_SWAP_FREE]		= "swap_free",
 	[OW_THRASH_ABOVE_HIGH]		= "above_high",
+	[OW_STOCK_NO_RELIEF]		= "no_relief",
 };
 
 static const char *const thrash_clear_names[] = {

@@ -258,13 +258,16 @@ patched_kernel() {
 #                Tosatti's remedy on its own
 #   mglru        multi-gen LRU on, thrashing prevention min_ttl_ms=1000
 #   earlyoom     earlyoom running with its default settings
+#   nohang       nohang 0.2 (Debian's, Python) in its PSI mode, configured
+#                like systemd-oomd's defaults (guest-image/nohang.conf);
+#                needs build/nohang.cpio in the initrd
 #   thrash       the OOM arbiter with its thrash rule (vm.oom_arbiter_thrash)
 #   all-thrash   all, and the thrash rule
 # Returns non-zero, with a diagnostic, when this kernel cannot do MODE.
 mode_apply() {
 	local token=0 bypass=0 arbiter=0 aging=0 thrash=0
 	case $1 in
-	stock|mglru|earlyoom) ;;
+	stock|mglru|earlyoom|nohang) ;;
 	token-never) token=1 bypass=-1 ;;
 	token) token=1 ;;
 	token-aging) token=1 bypass=-1 aging=1 ;;
@@ -298,6 +301,22 @@ mode_apply() {
 		earlyoom >/tmp/earlyoom.log 2>&1 &
 		EARLYOOM_PID=$!
 		wait_for /tmp/earlyoom.log 20 "mem total" ;;
+	nohang)
+		# Python and nohang come as a layer of their own: the default
+		# image does not hold them.
+		[ -x /usr/bin/python3.11 ] && [ -r /usr/sbin/nohang ] || {
+			diag "mode nohang needs build/nohang.cpio in the initrd"
+			return 1
+		}
+		# -S: no site (not in the layer); -u: each line in the log at
+		# once, the kill counted by earlyoom_kills among them.
+		/usr/bin/python3.11 -S -u /usr/sbin/nohang \
+			-c /etc/nohang/nohang.conf --monitor >/tmp/nohang.log 2>&1 &
+		# Python's start (and compiling nohang) is slow under TCG.
+		wait_for /tmp/nohang.log 60 "Monitoring has started" || {
+			diag "nohang did not start: $(tail -n 3 /tmp/nohang.log)"
+			return 1
+		} ;;
 	*)
 		[ $token = 0 ] || sysctl_write swap_token 1 ;;
 	esac
@@ -311,11 +330,19 @@ broken_invariants() {
 		tr '\n' ',' | sed 's/,$//'
 }
 
-# Processes earlyoom has signalled so far.
+# Processes a user-space killer (earlyoom, nohang) has signalled so far
+# (the name is workload.sh's, from when earlyoom was the only one).
 earlyoom_kills() {
-	[ -r /tmp/earlyoom.log ] || { echo 0; return; }
-	sed -n 's/.*sending SIG[A-Z]* to process \([0-9]*\).*/\1/p' \
-		/tmp/earlyoom.log | sort -u | wc -l
+	{
+		[ -r /tmp/earlyoom.log ] && sed -n \
+			's/.*sending SIG[A-Z]* to process \([0-9]*\).*/e\1/p' \
+			/tmp/earlyoom.log
+		# nohang logs its victim ("  PID:  N, name: ...") before the
+		# signal, and "OK; total response time" once it went out.
+		[ -r /tmp/nohang.log ] && awk '
+			/^  PID: / { pid = $2 + 0 }
+			/^OK; total response time/ { print "n" pid }' /tmp/nohang.log
+	} | sort -u | wc -l
 }
 
 # vmstat_get NAME: a /proc/vmstat counter.

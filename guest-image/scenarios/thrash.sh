@@ -21,6 +21,11 @@
 #     (the node that went quiet after the first kill must not still be
 #     "thrashing": the second run's text read back through the shadow
 #     entries of the first once got a kill 6 s into it).
+#  4. a true OOM without relief, the rule on: the programs and a hog that
+#     grows 64 MB past RAM (the workload "filethrash"), no swap, no
+#     dirty pages: the OOM requests take the stock path at once
+#     (oom_fallback no_relief, not a wait of the unreclaimable timeout),
+#     and the hog is killed within 1 s of the first request.
 #
 # OW_ARGS: timeout=MS hold=S hold_off=S
 . /scenarios/lib.sh
@@ -28,7 +33,7 @@ parse_args
 timeout=${ARG_timeout:-5000}
 hold=${ARG_hold:-60}
 hold_off=${ARG_hold_off:-30}
-ktap_plan 13
+ktap_plan 15
 
 [ -e /proc/sys/vm/oom_arbiter_thrash ]
 ok $? "the kernel has the thrash rule (vm.oom_arbiter_thrash)" || {
@@ -150,4 +155,32 @@ echo "# result: scenario=thrash rule=again grant_after_window_start_ms=$since_st
 ok $? "again: a new thrashing_set, the grant $since_start ms after its window began (want >= $timeout), the kill $kill_after_start ms (want <= $((timeout + 1000)))"
 [ "$HOG_RC" -eq 137 ] && [ "$OW_RC" -eq 0 ]
 ok $? "again: the hog killed (exit $HOG_RC), every invariant kept (exit $OW_RC)"
+
+# 4. A true OOM where nothing can relieve the node: no wait.
+start_oomwatch --assert || diag "oomwatch did not attach"
+freeze_programs
+thr=$FREEZE_PROGRAMS
+ow-hog -s 4 $(($(awk '/MemTotal/ { print int($2 / 1024) }' /proc/meminfo) + 64)) \
+	>/tmp/hog.log 2>&1 &
+HOG=$!
+wait $HOG
+HOG_RC=$?
+kill $thr 2>/dev/null
+wait $thr
+sleep 1
+stop_oomwatch
+t_req=$(first_ts /tmp/ow.jsonl oom_request)
+t_kill=$(first_ts /tmp/ow.jsonl mark_victim)
+grep -E '"type":"(oom_request|oom_fallback|oom_grant|mark_victim)"' /tmp/ow.jsonl |
+	head -n 6 | sed 's/^/# /'
+req_to_kill=-1
+[ -n "$t_req" ] && [ -n "$t_kill" ] && req_to_kill=$(ms_between "$t_req" "$t_kill")
+echo "# result: scenario=thrash rule=no_relief hog_rc=$HOG_RC request_to_kill_ms=$req_to_kill"
+grep '"type":"oom_fallback"' /tmp/ow.jsonl | head -n 1 |
+	grep -q '"reason":19,' &&
+	! grep -q '"type":"oom_grant"' /tmp/ow.jsonl
+ok $? "no relief: the OOM request took the stock path at once (oom_fallback reason 19, no_relief; no grant awaited)"
+[ "$HOG_RC" -eq 137 ] && [ "$req_to_kill" -ge 0 ] && [ "$req_to_kill" -le 1000 ] &&
+	[ "$OW_RC" -eq 0 ]
+ok $? "no relief: the hog killed $req_to_kill ms after the first request (want <= 1000; hog exit $HOG_RC), every invariant kept (exit $OW_RC)"
 ktap_done

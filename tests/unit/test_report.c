@@ -2,8 +2,10 @@
 /*
  * ow-report: parsing result lines (prefix, \r, what is ignored, what is an
  * error and where), median and range, the matrix and bench tables to the
- * byte, the SVG (escaped, well formed, dots where they belong), and the
- * command line's exit statuses through the ow-report binary.
+ * byte, the SVG (escaped, well formed, dots where they belong), the
+ * exec_lat series (what is refused, the cap) and its latency plot (medians,
+ * gaps, log scale, only where a series is), and the command line's exit
+ * statuses through the ow-report binary.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -658,6 +660,257 @@ static void test_svg(void)
 	ow_report_free(&r);
 }
 
+/* ------------------------------------------------------------ latency */
+
+/*
+ * Two modes with known medians per second: a's runs give 20, 20, a gap
+ * (both "-"), 100, and 5 from the one run still going; b's give 100 (of
+ * 1000, 100, 10), then 2000 from its longest run; c has no series.
+ */
+static const char lat_text[] =
+	"# result: scenario=freeze mode=a run=1 hog_mb=9 "
+	"exec_lat=10,20,-,100\n"
+	"# result: scenario=freeze mode=a run=2 hog_mb=9 "
+	"exec_lat=30,-,-,100,5\n"
+	"# result: scenario=freeze mode=b run=1 exec_lat=1000,-\n"
+	"# result: scenario=freeze mode=b run=2 exec_lat=100,2000\n"
+	"# result: scenario=freeze mode=b run=3 exec_lat=10\n"
+	"# result: scenario=freeze mode=c run=1 hog_mb=9\n"
+	"# result: scenario=plain mode=a run=1 wall_ms=5\n";
+
+static char *latency_of(const struct ow_report *r, const char *scenario,
+			const struct ow_report_opts *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	if (ow_report_latency_svg(f, r, scenario, o)) {
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+static void test_lat_parse(void)
+{
+	double v[OW_REPORT_LAT_MAX];
+	char why[256] = "";
+	long n;
+
+	n = ow_report_lat_parse("10,2.5,-,0,1e3", v, why, sizeof(why));
+	tap_ok(n == 5 && v[0] == 10 && v[1] == 2.5 &&
+	       v[2] == OW_REPORT_LAT_NONE && v[3] == 0 && v[4] == 1000,
+	       "lat: items in ms, \"-\" as none");
+	n = ow_report_lat_parse("-", v, why, sizeof(why));
+	tap_ok(n == 1 && v[0] == OW_REPORT_LAT_NONE,
+	       "lat: one second without a pass");
+}
+
+static void test_lat_errors(void)
+{
+	static const struct {
+		const char *val;
+		const char *why;
+	} cases[] = {
+		{ "", "exec_lat= item 1 \"\": not a number of ms or \"-\"" },
+		{ "1,,2", "exec_lat= item 2 \"\": not a number of ms or "
+		  "\"-\"" },
+		{ "1,2,", "exec_lat= item 3 \"\": not a number of ms or "
+		  "\"-\"" },
+		{ "5,abc", "exec_lat= item 2 \"abc\": not a number of ms or "
+		  "\"-\"" },
+		{ "--", "exec_lat= item 1 \"--\": not a number of ms or "
+		  "\"-\"" },
+		{ "nan", "exec_lat= item 1 \"nan\": not a number of ms or "
+		  "\"-\"" },
+		{ "1e999", "exec_lat= item 1 \"1e999\": not a number of ms or "
+		  "\"-\"" },
+		{ "3,-5", "exec_lat= item 2 \"-5\": not within 0..3600000 ms" },
+		{ "1e308", "exec_lat= item 1 \"1e308\": not within 0..3600000 "
+		  "ms" },
+		{ "3600001", "exec_lat= item 1 \"3600001\": not within "
+		  "0..3600000 ms" },
+		{ "1,0000000000000000000000001",
+		  "exec_lat= item 2: longer than 24 characters" },
+	};
+	/* The cap: 3600 items, "1," each; one more is refused. */
+	char *many = malloc(2 * OW_REPORT_LAT_MAX + 3);
+	double *v = malloc(OW_REPORT_LAT_MAX * sizeof(*v));
+	char why[256];
+	bool ok = true;
+	long n;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		why[0] = '\0';
+		n = ow_report_lat_parse(cases[i].val, v, why, sizeof(why));
+		if (n != -1 || strcmp(why, cases[i].why)) {
+			tap_diag("\"%s\": %ld \"%s\"", cases[i].val, n, why);
+			ok = false;
+		}
+	}
+	tap_ok(ok, "lat: %zu malformed series refused, the item named",
+	       ARRAY_SIZE(cases));
+	if (!many || !v) {
+		tap_ok(false, "lat: memory for the cap");
+		free(many);
+		free(v);
+		return;
+	}
+	for (int i = 0; i < OW_REPORT_LAT_MAX; i++)
+		memcpy(many + 2 * i, "1,", 2);
+	many[2 * OW_REPORT_LAT_MAX - 1] = '\0';
+	n = ow_report_lat_parse(many, v, why, sizeof(why));
+	tap_ok(n == OW_REPORT_LAT_MAX && v[OW_REPORT_LAT_MAX - 1] == 1,
+	       "lat: %d items, the cap, kept", OW_REPORT_LAT_MAX);
+	strcpy(many + 2 * OW_REPORT_LAT_MAX - 1, ",1");
+	n = ow_report_lat_parse(many, v, why, sizeof(why));
+	tap_ok(n == -1 && !strcmp(why, "exec_lat= has more than 3600 items "
+				  "(seconds)"),
+	       "lat: %d items refused, nothing written past the cap",
+	       OW_REPORT_LAT_MAX + 1);
+	free(many);
+	free(v);
+}
+
+/* A bad series makes its record malformed, with file:line, as any. */
+static void test_lat_record(void)
+{
+	struct ow_report r;
+	char err[256] = "";
+	int ret;
+
+	ow_report_init(&r);
+	ret = read_text(&r, "scenario=f mode=m run=1 exec_lat=5,-,7\n"
+			"# result: scenario=f mode=m run=2 exec_lat=5,x,7\n",
+			err, sizeof(err));
+	if (!tap_ok(ret == -1 && r.n == 1 &&
+		    !strcmp(err, "mem:2: exec_lat= item 2 \"x\": not a number "
+			    "of ms or \"-\""),
+		    "lat: a malformed series refuses its line, file:line"))
+		tap_diag("%d, %zu records, \"%s\"", ret, r.n, err);
+	ow_report_free(&r);
+}
+
+static void test_latency_svg(void)
+{
+	struct ow_report r;
+	char err[256], *svg;
+
+	ow_report_init(&r);
+	if (read_text(&r, lat_text, err, sizeof(err))) {
+		tap_ok(false, "latency: input reads (%s)", err);
+		ow_report_free(&r);
+		return;
+	}
+	svg = latency_of(&r, "freeze",
+			 &(struct ow_report_opts){ .title = "t" });
+	tap_ok(svg_shape(svg), "latency: <svg ...> to </svg>, tags balanced");
+	tap_ok(svg && count(svg, "<g class=\"series\">") == 3 &&
+	       count(svg, "<path class=\"line\"") == 2 &&
+	       strstr(svg, ">freeze: the programs' latency \u2014 t</text>") &&
+	       strstr(svg, ">a (2 runs)</text>") &&
+	       strstr(svg, ">b (3 runs)</text>") &&
+	       strstr(svg, ">c (0 runs)</text>"),
+	       "latency: a line per mode with values, a legend entry per mode");
+	tap_ok(svg && strstr(svg, "<desc>median ms per second: "
+			     "20,20,-,100,5</desc>") &&
+	       strstr(svg, "<desc>median ms per second: 100,2000</desc>") &&
+	       strstr(svg, "<desc>median ms per second: </desc>"),
+	       "latency: medians per second, \"-\" where no run has one, "
+	       "ended runs left out");
+	/*
+	 * x: 0..5 s over 70..700, 126 px a second; y: 1 ms at 390, 80 px a
+	 * decade, so 100 ms at 230, 20 ms at 285.9, 2 s at 125.9.
+	 */
+	tap_ok(svg && strstr(svg, " d=\"M70.0,285.9L196.0,285.9"
+			     "M448.0,230.0L574.0,334.1\" stroke=\"#1b9e77\"") &&
+	       strstr(svg, " d=\"M70.0,230.0L196.0,125.9\" "
+		      "stroke=\"#d95f02\""),
+	       "latency: points on the log scale, a new M after the gap, "
+	       "the modes' colours");
+	tap_ok(svg && strstr(svg, "<line class=\"period\" x1=\"70\" "
+			     "y1=\"205.9\" x2=\"700\" y2=\"205.9\"/>") &&
+	       strstr(svg, ">period</text>") &&
+	       strstr(svg, "text-anchor=\"end\">1 ms</text>") &&
+	       strstr(svg, "text-anchor=\"end\">10 s</text>") &&
+	       strstr(svg, "text-anchor=\"middle\">5</text>") &&
+	       !strstr(svg, "text-anchor=\"middle\">10</text>") &&
+	       strstr(svg, ">seconds since the hog started</text>"),
+	       "latency: the 200 ms period dashed, decade ticks, 0..5 s, "
+	       "axis names");
+	free(svg);
+	ow_report_free(&r);
+}
+
+/* Out of the range drawn: on its edge, with the true value in desc. */
+static void test_latency_clamp(void)
+{
+	struct ow_report r;
+	char err[256], *svg;
+
+	ow_report_init(&r);
+	read_text(&r, "scenario=s mode=m run=1 exec_lat=0,50000,0.5\n", err,
+		  sizeof(err));
+	svg = latency_of(&r, "s", &(struct ow_report_opts){ 0 });
+	tap_ok(svg && strstr(svg, " d=\"M70.0,390.0L196.0,70.0"
+			     "L322.0,390.0\"") &&
+	       strstr(svg, "second: 0,50000,0.5</desc>"),
+	       "latency: 0 ms at the bottom, 50 s at the top");
+	free(svg);
+	svg = latency_of(&r, "nothing", &(struct ow_report_opts){ 0 });
+	tap_ok(svg_shape(svg) && strstr(svg, "no exec_lat value"),
+	       "latency: a scenario without a series still draws");
+	free(svg);
+	ow_report_free(&r);
+}
+
+static void unlink_in(const char *dir, const char *name)
+{
+	char path[600];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	unlink(path);
+}
+
+/* Tables unchanged by a series; a latency plot only where one is. */
+static void test_latency_bench(void)
+{
+	static const char *const written[] = {
+		"freeze.svg", "freeze-latency.svg", "plain.svg", "one.svg",
+		"one-latency.svg",
+	};
+	const char *dir = svg_dir();
+	char freeze[600], plain[600];
+	struct ow_report r;
+	char err[256], *got;
+
+	ow_report_init(&r);
+	read_text(&r, lat_text, err, sizeof(err));
+	read_text(&r, "scenario=one mode=m run=1 exec_lat=5\n", err,
+		  sizeof(err));
+	got = bench_of(&r, &(struct ow_report_opts){ 0 }, dir);
+	tap_ok(got &&
+	       strstr(got, "#### freeze\n\n| mode | runs | hog (MB) |") &&
+	       strstr(got, "#### one\n\n| mode | runs |\n") &&
+	       !strstr(got, "exec_lat"),
+	       "latency: exec_lat is no column, not even exec_lat=5");
+	snprintf(freeze, sizeof(freeze), "%s/freeze-latency.svg", dir);
+	snprintf(plain, sizeof(plain), "%s/plain-latency.svg", dir);
+	tap_ok(!access(freeze, R_OK) && access(plain, F_OK),
+	       "latency: DIR/freeze-latency.svg written, none for a "
+	       "scenario without exec_lat");
+	free(got);
+	ow_report_free(&r);
+	for (size_t i = 0; i < ARRAY_SIZE(written); i++)
+		unlink_in(dir, written[i]);
+	rmdir(dir);
+}
+
 /* ---------------------------------------------------------------- cli */
 
 struct cli_case {
@@ -690,6 +943,9 @@ static void test_cli_exits(void)
 	const char *none = scratch("none.txt", "# result: mode=a run=1\n"
 				   "hello\n");
 	const char *file = scratch("file.txt", "x");
+	const char *bad_lat = scratch("bad_lat.txt", "scenario=f mode=m run=1 "
+				      "exec_lat=1,2\nscenario=f mode=m run=2 "
+				      "exec_lat=1,-,1e9\n");
 	const struct cli_case cases[] = {
 		{ ARGV("--help"), NULL, 0, "USAGE: ow-report matrix", NULL,
 		  "--help" },
@@ -709,6 +965,9 @@ static void test_cli_exits(void)
 		  "in 1 file (2 lines)", "no records" },
 		{ ARGV("matrix", MATRIX_FIXTURE, bad), NULL, 1, NULL,
 		  "bad.txt:3: \"oops\" is not key=value", "malformed line" },
+		{ ARGV("bench", "--out-dir", svg_dir(), bad_lat), NULL, 1,
+		  NULL, "bad_lat.txt:2: exec_lat= item 3 \"1e9\": not within "
+		  "0..3600000 ms", "malformed exec_lat" },
 		{ ARGV("matrix", "/nonexistent/r.txt"), NULL, 1, NULL,
 		  "ow-report: /nonexistent/r.txt: No such file or directory",
 		  "missing file" },
@@ -760,6 +1019,12 @@ int main(void)
 	test_bench();
 	test_units();
 	test_svg();
+	test_lat_parse();
+	test_lat_errors();
+	test_lat_record();
+	test_latency_svg();
+	test_latency_clamp();
+	test_latency_bench();
 	test_cli_exits();
 	test_cli_bench();
 	return tap_done();

@@ -125,7 +125,9 @@ static void test_names(void)
 		      "swap_free") &&
 	      !strcmp(ow_verdict_reason_name(OW_THRASH_ABOVE_HIGH),
 		      "above_high") &&
-	      !strcmp(ow_verdict_reason_name(OW_THRASH_ABOVE_HIGH + 1),
+	      !strcmp(ow_verdict_reason_name(OW_STOCK_NO_RELIEF),
+		      "no_relief") &&
+	      !strcmp(ow_verdict_reason_name(OW_STOCK_NO_RELIEF + 1),
 		      "invalid") &&
 	      !strcmp(ow_thrash_clear_reason_name(OW_THRASH_CALM), "calm") &&
 	      !strcmp(ow_thrash_clear_reason_name(OW_THRASH_DISABLED),
