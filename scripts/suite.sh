@@ -18,7 +18,9 @@
 # ONLY (a subset of the workloads, e.g. "transient overhead"; the other
 # workloads' lines are kept from the last runs file).  The tracing
 # overhead is measured on update ("overhead") and on transient
-# ("overhead-transient").
+# ("overhead-transient"); what the series costs with every knob off,
+# stock 6.1 against the patched kernel in mode off, on update and oom
+# ("offcost").
 #
 # token2004 (the swap token's kill of 2004) has a row of its own under
 # the modes that tell its remedies apart: stock, token-never (the 2004
@@ -120,6 +122,13 @@ plan_bench() {
 	wanted overhead && steps+=("$patched all swap update ow=alt,name=overhead")
 	wanted overhead-transient &&
 		steps+=("$patched all slowswap transient ow=alt,name=overhead-transient")
+	# (5) what the series costs with every knob off: stock 6.1 against
+	# the patched kernel in mode off, neither traced.
+	for w in "swap update" "noswap oom"; do
+		wanted offcost || continue
+		steps+=("$stock stock $w ow=0,name=offcost-${w#* }")
+		steps+=("$patched off $w ow=0,name=offcost-${w#* }")
+	done
 }
 
 wanted() {	# wanted WORKLOAD: in ONLY, or ONLY unset
@@ -214,7 +223,7 @@ else
 		if [ -s "$out/.workloads.txt" ]; then
 			$B/ow-report bench --out-dir "$out" --baseline stock --title "$title" \
 				--commit "$commit" --date "$date" \
-				--order stock,mglru,earlyoom,nohang,token-never,token,token-aging,arbiter-never,arbiter,all \
+				--order stock,off,mglru,earlyoom,nohang,token-never,token,token-aging,arbiter-never,arbiter,all,thrash \
 				--metrics "$metrics" "$out/.workloads.txt"
 		fi &&
 		if [ -s "$out/.overhead.txt" ]; then

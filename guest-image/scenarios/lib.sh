@@ -248,6 +248,8 @@ patched_kernel() {
 # mode_apply MODE: set the kernel (and user space) up for one column of
 # the matrix and the benchmarks.
 #   stock        every knob off (on the patched kernel: its defaults)
+#   off          the same, named apart: the patched kernel with nothing
+#                on, next to stock 6.1 in one table (the bench's offcost)
 #   token-never  swap token on, bypass never: the 2004 configuration
 #   token        swap token on, bypass at priority 0: the 2004 fix
 #   arbiter      the OOM arbiter alone
@@ -267,7 +269,7 @@ patched_kernel() {
 mode_apply() {
 	local token=0 bypass=0 arbiter=0 aging=0 thrash=0
 	case $1 in
-	stock|mglru|earlyoom|nohang) ;;
+	stock|off|mglru|earlyoom|nohang) ;;
 	token-never) token=1 bypass=-1 ;;
 	token) token=1 ;;
 	token-aging) token=1 bypass=-1 aging=1 ;;

@@ -231,18 +231,32 @@ wl_filethrash() {
 # the table's arithmetic; whether ending the freeze with one is right is
 # what the freeze_ms column weighs.
 wl_freeze() {
-	local thr size t0
+	local thr size t0 psi
 	freeze_programs || return 1
 	thr=$FREEZE_PROGRAMS
 	size=$(freeze_hog_mb)
 	DEMAND_MB=$((size + 24))
+	: >/tmp/psi.log
+	psi_watch /tmp/psi.log &
+	psi=$!
 	t0=$(now_ms)
 	ow-hog -s 4 -H "${ARG_hold:-180}" $size >/tmp/hog.log 2>&1 &
 	reap hog $!
-	kill $thr 2>/dev/null
+	kill $psi $thr 2>/dev/null
 	reap exec-thrash $thr
 	EXTRA="hog_mb=$size $(freeze_stats /tmp/exec-lat.log "$t0")"
+	EXTRA="$EXTRA psi_full_max=$(sort -n /tmp/psi.log | tail -n 1)"
 	return 0
+}
+
+# psi_watch FILE: the memory pressure PSI-based killers act on (the
+# "full avg10" of /proc/pressure/memory, in %), every 2 s until killed.
+psi_watch() {
+	[ -r /proc/pressure/memory ] || return 0
+	while :; do
+		sed -n 's/^full avg10=\([0-9.]*\) .*/\1/p' /proc/pressure/memory >>"$1"
+		sleep 2
+	done
 }
 
 # The swap token's kill of 2004, in the shape token2004.sh describes: an
