@@ -26,14 +26,20 @@
 #     dirty pages: the OOM requests take the stock path at once
 #     (oom_fallback no_relief, not a wait of the unreclaimable timeout),
 #     and the hog is killed within 1 s of the first request.
+#  5. a survivable page-cache thrash, the rule on: a file of RAM + 64 MB
+#     read with cat over and over for STREAM s (the workload "stream"),
+#     no swap: its refaults match what reclaim takes, as in the freeze,
+#     but they come through read(), not page faults: no thrashing_set,
+#     no grant, nobody killed.
 #
-# OW_ARGS: timeout=MS hold=S hold_off=S
+# OW_ARGS: timeout=MS hold=S hold_off=S stream=S (needs --data > RAM + 64)
 . /scenarios/lib.sh
 parse_args
 timeout=${ARG_timeout:-5000}
 hold=${ARG_hold:-60}
 hold_off=${ARG_hold_off:-30}
-ktap_plan 15
+stream=${ARG_stream:-30}
+ktap_plan 17
 
 [ -e /proc/sys/vm/oom_arbiter_thrash ]
 ok $? "the kernel has the thrash rule (vm.oom_arbiter_thrash)" || {
@@ -183,4 +189,27 @@ ok $? "no relief: the OOM request took the stock path at once (oom_fallback reas
 [ "$HOG_RC" -eq 137 ] && [ "$req_to_kill" -ge 0 ] && [ "$req_to_kill" -le 1000 ] &&
 	[ "$OW_RC" -eq 0 ]
 ok $? "no relief: the hog killed $req_to_kill ms after the first request (want <= 1000; hog exit $HOG_RC), every invariant kept (exit $OW_RC)"
+
+# 5. A file larger than memory read over and over: no freeze, no kill.
+mnt=/mnt/data big=$(($(awk '/MemTotal/ { print int($2 / 1024) }' /proc/meminfo) + 64))
+[ -e $mnt/big ] || dd if=/dev/zero of=$mnt/big bs=1M count=$big 2>/dev/null
+sync
+echo 1 >/proc/sys/vm/drop_caches
+start_oomwatch --assert || diag "oomwatch did not attach"
+k0=$(vmstat_get oom_kill) r0=$(vmstat_get workingset_refault_file)
+m0=$(vmstat_get pgmajfault) t0=$(now_ms) passes=0
+while [ $(($(now_ms) - t0)) -lt $((stream * 1000)) ]; do
+	cat $mnt/big >/dev/null || break
+	passes=$((passes + 1))
+done
+ms=$(($(now_ms) - t0))
+sleep 1
+stop_oomwatch
+kills=$(($(vmstat_get oom_kill) - k0))
+echo "# result: scenario=thrash rule=stream stream_mb=$big passes=$passes refault_file_per_s=$((($(vmstat_get workingset_refault_file) - r0) * 1000 / ms)) majfault_per_s=$((($(vmstat_get pgmajfault) - m0) * 1000 / ms)) kills=$kills"
+[ "$passes" -ge 2 ]
+ok $? "stream: $big MB read $passes times in $ms ms (want 2 or more: every pass after the first refaults)"
+[ "$kills" -eq 0 ] && ! grep -qE '"type":"(thrashing_set|oom_thrash_grant)"' /tmp/ow.jsonl &&
+	[ "$OW_RC" -eq 0 ]
+ok $? "stream: no thrashing_set, no thrash grant, nobody killed ($kills), every invariant kept (exit $OW_RC)"
 ktap_done

@@ -3,9 +3,10 @@
 #
 # OW_ARGS: w=NAME[+NAME...] mode=MODE runs=N seed=S ow=auto|0|alt
 #   w      update transient oom storm memcg numa-spill numa-bound forkstorm
-#          filethrash freeze token2004 (several, '+'-separated, run one
-#          after the other)
-#   hold   freeze: how long the hog holds its memory, in s (default 180)
+#          filethrash freeze stream token2004 (several, '+'-separated, run
+#          one after the other)
+#   hold   freeze: how long the hog holds its memory, in s (default 180);
+#          stream: how long the file is read over and over (default 60)
 #   watchdog  a run still going after this many s (default 600) has the
 #          kernel dump its blocked tasks and memory (sysrq w, m) on the
 #          console, once, and goes on (ow-watchdog, mlocked): a hang is
@@ -240,11 +241,12 @@ wl_freeze() {
 	psi_watch /tmp/psi.log &
 	psi=$!
 	t0=$(now_ms)
+	fault_rates_start
 	ow-hog -s 4 -H "${ARG_hold:-180}" $size >/tmp/hog.log 2>&1 &
 	reap hog $!
 	kill $psi $thr 2>/dev/null
 	reap exec-thrash $thr
-	EXTRA="hog_mb=$size $(freeze_stats /tmp/exec-lat.log "$t0")"
+	EXTRA="hog_mb=$size $(freeze_stats /tmp/exec-lat.log "$t0") $(fault_rates)"
 	EXTRA="$EXTRA psi_full_max=$(sort -n /tmp/psi.log | tail -n 1)"
 	return 0
 }
@@ -257,6 +259,49 @@ psi_watch() {
 		sed -n 's/^full avg10=\([0-9.]*\) .*/\1/p' /proc/pressure/memory >>"$1"
 		sleep 2
 	done
+}
+
+# A survivable page-cache thrash the thrash rule must not mistake for a
+# freeze: a file larger than RAM read from start to end over and over
+# (a backup, a full scan), for HOLD seconds, no swap.  Every page it
+# reads was evicted with a shadow entry on its last pass, so the file
+# refaults match what reclaim takes, as in the freeze; but nobody waits
+# on a fault and nothing needs memory: any kill is spurious.
+wl_stream() {
+	local mnt=/mnt/data big=$((RAM_MB + 64)) end rd passes=0
+	mount_data $mnt || { diag "stream needs a data disk (--data > RAM)"; return 1; }
+	if [ ! -e $mnt/big ]; then
+		dd if=/dev/zero of=$mnt/big bs=1M count=$big 2>/dev/null && sync ||
+			{ diag "stream: cannot write $big MB to the data disk"; return 1; }
+	fi
+	echo 1 >/proc/sys/vm/drop_caches
+	DEMAND_MB=0
+	fault_rates_start
+	end=$(($(now_ms) + ${ARG_hold:-60} * 1000))
+	while [ "$(now_ms)" -lt $end ]; do
+		cat $mnt/big >/dev/null &
+		rd=$!
+		reap reader $rd
+		passes=$((passes + 1))
+	done
+	EXTRA="stream_mb=$big stream_passes=$passes $(fault_rates)"
+	return 0
+}
+
+# fault_rates_start, then fault_rates: major faults and file refaults a
+# second in between (/proc/vmstat): how much of a page-cache thrash the
+# tasks fault back in, and how much is read() through the cache.
+fault_rates_start() {
+	FR_T0=$(now_ms)
+	FR_MAJ0=$(vmstat_get pgmajfault)
+	FR_REF0=$(vmstat_get workingset_refault_file)
+}
+
+fault_rates() {
+	local ms=$(($(now_ms) - FR_T0))
+	[ $ms -gt 0 ] || ms=1
+	echo "majfault_per_s=$((($(vmstat_get pgmajfault) - FR_MAJ0) * 1000 / ms))" \
+		"refault_file_per_s=$((($(vmstat_get workingset_refault_file) - FR_REF0) * 1000 / ms))"
 }
 
 # The swap token's kill of 2004, in the shape token2004.sh describes: an
