@@ -247,7 +247,8 @@ wl_freeze() {
 	kill $psi $thr 2>/dev/null
 	reap exec-thrash $thr
 	EXTRA="hog_mb=$size $(freeze_stats /tmp/exec-lat.log "$t0") $(fault_rates)"
-	EXTRA="$EXTRA psi_full_max=$(sort -n /tmp/psi.log | tail -n 1)"
+	psi=$(sort -n /tmp/psi.log | tail -n 1)
+	[ -n "$psi" ] && EXTRA="$EXTRA psi_full_max=$psi"
 	return 0
 }
 
