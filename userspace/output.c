@@ -106,10 +106,14 @@ static unsigned long long ms_between(unsigned long long from,
 	return to > from ? (to - from) / NS_PER_MS : 0;
 }
 
-/* A fallback because of the request's own context, not past the bound. */
+/*
+ * A fallback at once, not past the bound: because of the request's own
+ * context, or (the thrash rule on) a node nothing can relieve.
+ */
 static bool ow_stock_reason(unsigned int r)
 {
-	return r >= OW_STOCK_DYING && r <= OW_STOCK_FREEZING;
+	return (r >= OW_STOCK_DYING && r <= OW_STOCK_FREEZING) ||
+	       r == OW_STOCK_NO_RELIEF;
 }
 
 /* The arbiter's rule, condition by condition (oom_defer's reason). */
@@ -158,6 +162,9 @@ static const char *veto_text(unsigned int r)
 		return "the arbiter was switched off";
 	case OW_STOCK_FREEZING:
 		return "the system is freezing (suspend): stock semantics, no wait";
+	case OW_STOCK_NO_RELIEF:
+		return "no swap and no writeback can relieve the node: "
+		       "stock semantics, no wait";
 	default:
 		return rule_text(r);
 	}

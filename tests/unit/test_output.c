@@ -142,6 +142,8 @@ static void test_stock_and_fallback(void)
 		    .reason = OW_RULE_ABOVE_MIN }) },
 		{ .ev = E_BY(90, OW_UNRECLAIMABLE_CLEAR, 30, "kswapd0", .unrecl = {
 		    .duration_ms = 5000, .reason = OW_CLEAR_TIMEOUT }) },
+		{ .ev = E_BY(95, OW_OOM_FALLBACK, 402, "nr", .request = { .pid = 402,
+		    .comm = "nr", .reason = OW_STOCK_NO_RELIEF }) },
 	};
 	char *b = timeline(steps, ARRAY_SIZE(steps), OW_CLOCK_NONE);
 	bool ok;
@@ -167,8 +169,13 @@ static void test_stock_and_fallback(void)
 		       "above its min watermark -> stock OOM path\n");
 	ok &= contains(b, "RECLAIMABLE   node 0 after 5000 ms: timeout: the "
 		       "timer cleared it to force a full rescan\n");
+	/* At once, not "past the bound": the thrash rule's no_relief. */
+	ok &= contains(b, "FALLBACK      nr[402] on node 0 after 0 ms: "
+		       "no_relief: no swap and no writeback can relieve the "
+		       "node: stock semantics, no wait -> stock OOM path\n");
 	tap_ok(ok, "timeline: stock kill with allocator and token evidence, "
-	       "memcg kill, fallbacks, timer clear, comm escaped");
+	       "memcg kill, fallbacks (no_relief at once), timer clear, comm "
+	       "escaped");
 	if (!ok)
 		tap_diag("%s", b);
 	free(b);
