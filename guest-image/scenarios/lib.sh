@@ -99,6 +99,37 @@ mount_data() {
 	mkdir -p "$1" && mke2fs -q "$d" >/dev/null 2>&1 && mount "$d" "$1"
 }
 
+# The stream workload's file (workload stream, scenario thrash): RAM +
+# 64 MB on the data disk, written once; its page cache dropped, so that
+# the first pass reads it all.  Sets STREAM_FILE and STREAM_MB.
+stream_file() {
+	local mnt=/mnt/data
+	STREAM_MB=$(($(awk '/MemTotal/ { print int($2 / 1024) }' /proc/meminfo) + 64))
+	STREAM_FILE=$mnt/big
+	mount_data $mnt || { diag "stream needs a data disk (--data > RAM)"; return 1; }
+	if [ ! -e "$STREAM_FILE" ]; then
+		dd if=/dev/zero of="$STREAM_FILE" bs=1M count=$STREAM_MB 2>/dev/null && sync ||
+			{ diag "stream: cannot write $STREAM_MB MB to the data disk"; return 1; }
+	fi
+	echo 1 >/proc/sys/vm/drop_caches
+}
+
+# fault_rates_start, then fault_rates: major faults and file refaults a
+# second in between (/proc/vmstat): how much of a page-cache thrash the
+# tasks fault back in, and how much is read() through the cache.
+fault_rates_start() {
+	FR_T0=$(now_ms)
+	FR_MAJ0=$(vmstat_get pgmajfault)
+	FR_REF0=$(vmstat_get workingset_refault_file)
+}
+
+fault_rates() {
+	local ms=$(($(now_ms) - FR_T0))
+	[ $ms -gt 0 ] || ms=1
+	echo "majfault_per_s=$((($(vmstat_get pgmajfault) - FR_MAJ0) * 1000 / ms))" \
+		"refault_file_per_s=$((($(vmstat_get workingset_refault_file) - FR_REF0) * 1000 / ms))"
+}
+
 # The classic freeze's programs (workload freeze, scenario thrash): 48 MB
 # of text on the data disk, mapped executable and read 5 times a second
 # by ow-exec-thrash, each pass logged to /tmp/exec-lat.log.  Sets

@@ -191,24 +191,22 @@ ok $? "no relief: the OOM request took the stock path at once (oom_fallback reas
 ok $? "no relief: the hog killed $req_to_kill ms after the first request (want <= 1000; hog exit $HOG_RC), every invariant kept (exit $OW_RC)"
 
 # 5. A file larger than memory read over and over: no freeze, no kill.
-mnt=/mnt/data big=$(($(awk '/MemTotal/ { print int($2 / 1024) }' /proc/meminfo) + 64))
-[ -e $mnt/big ] || dd if=/dev/zero of=$mnt/big bs=1M count=$big 2>/dev/null
-sync
-echo 1 >/proc/sys/vm/drop_caches
+stream_file
 start_oomwatch --assert || diag "oomwatch did not attach"
-k0=$(vmstat_get oom_kill) r0=$(vmstat_get workingset_refault_file)
-m0=$(vmstat_get pgmajfault) t0=$(now_ms) passes=0
+k0=$(vmstat_get oom_kill) t0=$(now_ms) passes=0
+fault_rates_start
 while [ $(($(now_ms) - t0)) -lt $((stream * 1000)) ]; do
-	cat $mnt/big >/dev/null || break
+	cat "$STREAM_FILE" >/dev/null || break
 	passes=$((passes + 1))
 done
 ms=$(($(now_ms) - t0))
+rates=$(fault_rates)
 sleep 1
 stop_oomwatch
 kills=$(($(vmstat_get oom_kill) - k0))
-echo "# result: scenario=thrash rule=stream stream_mb=$big passes=$passes refault_file_per_s=$((($(vmstat_get workingset_refault_file) - r0) * 1000 / ms)) majfault_per_s=$((($(vmstat_get pgmajfault) - m0) * 1000 / ms)) kills=$kills"
+echo "# result: scenario=thrash rule=stream stream_mb=$STREAM_MB passes=$passes $rates kills=$kills"
 [ "$passes" -ge 2 ]
-ok $? "stream: $big MB read $passes times in $ms ms (want 2 or more: every pass after the first refaults)"
+ok $? "stream: $STREAM_MB MB read $passes times in $ms ms (want 2 or more: every pass after the first refaults)"
 [ "$kills" -eq 0 ] && ! grep -qE '"type":"(thrashing_set|oom_thrash_grant)"' /tmp/ow.jsonl &&
 	[ "$OW_RC" -eq 0 ]
 ok $? "stream: no thrashing_set, no thrash grant, nobody killed ($kills), every invariant kept (exit $OW_RC)"

@@ -269,40 +269,19 @@ psi_watch() {
 # refaults match what reclaim takes, as in the freeze; but nobody waits
 # on a fault and nothing needs memory: any kill is spurious.
 wl_stream() {
-	local mnt=/mnt/data big=$((RAM_MB + 64)) end rd passes=0
-	mount_data $mnt || { diag "stream needs a data disk (--data > RAM)"; return 1; }
-	if [ ! -e $mnt/big ]; then
-		dd if=/dev/zero of=$mnt/big bs=1M count=$big 2>/dev/null && sync ||
-			{ diag "stream: cannot write $big MB to the data disk"; return 1; }
-	fi
-	echo 1 >/proc/sys/vm/drop_caches
+	local end rd passes=0
+	stream_file || return 1
 	DEMAND_MB=0
 	fault_rates_start
 	end=$(($(now_ms) + ${ARG_hold:-60} * 1000))
 	while [ "$(now_ms)" -lt $end ]; do
-		cat $mnt/big >/dev/null &
+		cat "$STREAM_FILE" >/dev/null &
 		rd=$!
 		reap reader $rd
 		passes=$((passes + 1))
 	done
-	EXTRA="stream_mb=$big stream_passes=$passes $(fault_rates)"
+	EXTRA="stream_mb=$STREAM_MB stream_passes=$passes $(fault_rates)"
 	return 0
-}
-
-# fault_rates_start, then fault_rates: major faults and file refaults a
-# second in between (/proc/vmstat): how much of a page-cache thrash the
-# tasks fault back in, and how much is read() through the cache.
-fault_rates_start() {
-	FR_T0=$(now_ms)
-	FR_MAJ0=$(vmstat_get pgmajfault)
-	FR_REF0=$(vmstat_get workingset_refault_file)
-}
-
-fault_rates() {
-	local ms=$(($(now_ms) - FR_T0))
-	[ $ms -gt 0 ] || ms=1
-	echo "majfault_per_s=$((($(vmstat_get pgmajfault) - FR_MAJ0) * 1000 / ms))" \
-		"refault_file_per_s=$((($(vmstat_get workingset_refault_file) - FR_REF0) * 1000 / ms))"
 }
 
 # The swap token's kill of 2004, in the shape token2004.sh describes: an

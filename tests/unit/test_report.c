@@ -139,8 +139,12 @@ static char *matrix_of(const struct ow_report *r,
 	return buf;
 }
 
-static char *svg_of(const struct ow_report *r, const char *scenario,
-		    const struct ow_report_opts *o)
+typedef int (*plot_fn)(FILE *, const struct ow_report *, const char *,
+		       const struct ow_report_opts *);
+
+/* What one of ow-report's plots writes for a scenario, or NULL. */
+static char *plot_of(plot_fn plot, const struct ow_report *r,
+		     const char *scenario, const struct ow_report_opts *o)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -148,13 +152,19 @@ static char *svg_of(const struct ow_report *r, const char *scenario,
 
 	if (!f)
 		return NULL;
-	if (ow_report_svg(f, r, scenario, o)) {
+	if (plot(f, r, scenario, o)) {
 		fclose(f);
 		free(buf);
 		return NULL;
 	}
 	fclose(f);
 	return buf;
+}
+
+static char *svg_of(const struct ow_report *r, const char *scenario,
+		    const struct ow_report_opts *o)
+{
+	return plot_of(ow_report_svg, r, scenario, o);
 }
 
 static bool starts_with(const char *s, const char *prefix)
@@ -681,19 +691,7 @@ static const char lat_text[] =
 static char *latency_of(const struct ow_report *r, const char *scenario,
 			const struct ow_report_opts *o)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	if (!f)
-		return NULL;
-	if (ow_report_latency_svg(f, r, scenario, o)) {
-		fclose(f);
-		free(buf);
-		return NULL;
-	}
-	fclose(f);
-	return buf;
+	return plot_of(ow_report_latency_svg, r, scenario, o);
 }
 
 static void test_lat_parse(void)
