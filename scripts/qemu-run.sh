@@ -173,9 +173,16 @@ benign='WARNING: workqueue cpumask: online intersect > possible intersect'
 kernel_reports() { grep -E "$report" "$log" | grep -vF "$benign"; }
 [ "$rc" = 124 ] && fail "time limit (${timeout_s} s) reached" 3
 kernel_reports | head -n 5 | sed 's/^/  ! /' >&2
+# The first report with what follows it (its backtrace, where the guest
+# shows one): the console tail alone is often later output.
+first_report() {
+	local at
+	at=$(grep -nE "$report" "$log" | grep -vF "$benign" | head -n 1 | cut -d: -f1)
+	[ -n "$at" ] && sed -n "${at},$((at + 40))p" "$log" | sed 's/^/  ! | /' >&2
+}
 # No verdict (a panic ends here too, through panic=-1 and -no-reboot).
 [ "$rc" = 0 ] && fail "guest stopped without a verdict (panic or reset)" 2
-[ -n "$(kernel_reports)" ] && fail "kernel report on the console" 4
+[ -n "$(kernel_reports)" ] && { first_report; fail "kernel report on the console" 4; }
 # QEMU's own errors also exit 1, the code guest-exit 0 gives: a pass
 # needs the guest's last word on the console too.
 if [ "$rc" = 1 ] && ! grep -q "oomwatch-guest: scenario $scenario exit 0" "$log"; then

@@ -49,6 +49,7 @@ shape_opts() {
 	swap) echo "--swap 512" ;;
 	slowswap) echo "--swap 512 --swap-bps 2000000" ;;
 	noswap) echo "--data 128" ;;
+	fullswap) echo "--swap 64 --data 128" ;;
 	numa) echo "--numa 2" ;;
 	esac
 }
@@ -56,7 +57,8 @@ shape_opts() {
 steps=()	# "KERNEL MODE SHAPE WORKLOADS EXTRA-ARGS"
 T2004_MODES="stock token-never token token-aging arbiter-never all"
 # The classic freeze (#16): the peers and the arbiter with and without
-# its thrash rule; the hog holds 180 s (FREEZE_HOLD).
+# its thrash rule; the hog holds 180 s (FREEZE_HOLD).  Without swap, and
+# with a 64 MB swap that idle memory fills first (freeze-fullswap).
 FREEZE_MODES="stock mglru earlyoom nohang arbiter thrash"
 
 # step KERNEL MODE SHAPE WORKLOADS [EXTRA]: plan one guest with the
@@ -96,6 +98,7 @@ plan_matrix() {
 	done
 	for m in $(within_modes "$FREEZE_MODES"); do
 		step "$patched" $m noswap freeze "hold=${FREEZE_HOLD:-180}"
+		step "$patched" $m fullswap freeze-fullswap "hold=${FREEZE_HOLD:-180}"
 	done
 }
 
@@ -116,6 +119,7 @@ plan_bench() {
 	for m in $(within_modes "$FREEZE_MODES"); do
 		case $m in stock|mglru|earlyoom|nohang) k=$stock ;; *) k=$patched ;; esac
 		step "$k" $m noswap freeze "hold=${FREEZE_HOLD:-180}"
+		step "$k" $m fullswap freeze-fullswap "hold=${FREEZE_HOLD:-180}"
 	done
 	# (4) tracing overhead: the update and transient workloads in mode
 	# all, every other run without oomwatch.

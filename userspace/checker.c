@@ -655,9 +655,9 @@ static void on_kill(struct ow_checker *c, const struct oomwatch_event *ev)
 		return;
 	if (c->enabled[OW_INV_NO_KILL_WITHOUT_GRANT] && !st->permit.type)
 		violation(c, OW_INV_NO_KILL_WITHOUT_GRANT, ev->seq, ev->ts_ns,
-			  "mark_victim seq %llu at %s killed pid %u (%s) with no oom_grant, oom_fallback or oom_thrash_take since the last kill",
+			  "mark_victim seq %llu at %s: pid %u killed pid %u (%s) with no oom_fallback of its own, and no oom_grant or oom_thrash_take since the last kill",
 			  (unsigned long long)ev->seq, ts_text(ev->ts_ns).s,
-			  ev->victim.pid, comm_text(comm).s);
+			  ev->pid, ev->victim.pid, comm_text(comm).s);
 	if (c->enabled[OW_INV_TOKEN_YIELDS] && c->kept && !c->bypassed)
 		violation(c, OW_INV_TOKEN_YIELDS, ev->seq, ev->ts_ns,
 			  "mark_victim seq %llu at %s killed pid %u (%s) while the swap token protected %llu folios (swap_token_kept seq %llu) and no swap_token_bypass happened in this episode",

@@ -27,6 +27,7 @@ void ow_episodes_free(struct ow_episodes *m)
 	free(m->node);
 	free(m->req);
 	free(m->alive);
+	free(m->fallback);
 	free(m->step.change);
 	free(m->step.spell_ts);
 	ow_episodes_init(m);
@@ -181,6 +182,56 @@ static void settle(struct ow_episodes *m, size_t i, enum ow_req_end why)
 	m->req[i].settled = true;
 }
 
+/* ----------------------------------------------------- fallback permits */
+
+static int find_fallback(const struct ow_episodes *m, __u32 pid)
+{
+	for (size_t i = 0; i < m->nr_fallback; i++)
+		if (m->fallback[i].pid == pid)
+			return i;
+	return -1;
+}
+
+/* Takes pid's fallback permit into *p; false when it has none. */
+static bool take_fallback(struct ow_episodes *m, __u32 pid,
+			  struct ow_ep_permit *p)
+{
+	int i = find_fallback(m, pid);
+
+	if (i < 0)
+		return false;
+	*p = m->fallback[i];
+	m->fallback[i] = m->fallback[--m->nr_fallback];
+	return true;
+}
+
+static void drop_fallback(struct ow_episodes *m, __u32 pid)
+{
+	struct ow_ep_permit p;
+
+	take_fallback(m, pid, &p);
+}
+
+static void give_fallback(struct ow_episodes *m, const struct oomwatch_event *ev)
+{
+	struct ow_ep_permit *v;
+	int i = find_fallback(m, ev->request.pid);
+
+	if (i < 0) {
+		v = grow(m->fallback, &m->cap_fallback, m->nr_fallback + 1,
+			 sizeof(*v));
+		if (!v) {
+			m->nomem++;
+			return;
+		}
+		m->fallback = v;
+		i = m->nr_fallback++;
+	}
+	m->fallback[i] = (struct ow_ep_permit){ OW_OOM_FALLBACK, ev->seq,
+						ev->ts_ns, ev->request.nid,
+						ev->request.pid };
+}
+
 /* A task asking again while it waits keeps its first request's clock. */
 static void on_request(struct ow_episodes *m, const struct oomwatch_event *ev,
 		       const struct ow_requester *who)
@@ -188,6 +239,8 @@ static void on_request(struct ow_episodes *m, const struct oomwatch_event *ev,
 	struct ow_ep_request *v;
 	int i = find_req(m, ev->request.pid);
 
+	/* A new allocation's OOM: its last one's fallback is spent. */
+	drop_fallback(m, ev->request.pid);
 	if (i >= 0 && !m->req[i].settled)
 		return;
 	if (i >= 0)
@@ -343,15 +396,14 @@ static void on_grant(struct ow_episodes *m, const struct oomwatch_event *ev)
 		n->grant_pid = ev->grant.pid;
 	}
 	m->permit = (struct ow_ep_permit){ OW_OOM_GRANT, ev->seq, ev->ts_ns,
-					   ev->grant.nid };
+					   ev->grant.nid, ev->grant.pid };
 	m->group_open = false;
 }
 
 static void on_fallback(struct ow_episodes *m, const struct oomwatch_event *ev)
 {
 	end_pid(m, ev->request.pid, OW_END_VERDICT);
-	m->permit = (struct ow_ep_permit){ OW_OOM_FALLBACK, ev->seq, ev->ts_ns,
-					   ev->request.nid };
+	give_fallback(m, ev);
 	m->group_open = false;
 }
 
@@ -435,24 +487,26 @@ static void end_spells(struct ow_episodes *m)
  * node when a take allowed it (the episode opens with the kill), else
  * the node granted last.
  */
-static struct ow_ep_node *episode_node(struct ow_episodes *m)
+static struct ow_ep_node *episode_node(struct ow_episodes *m,
+				       const struct ow_ep_permit *p)
 {
 	struct ow_ep_node *n;
 
-	if (m->permit.type != OW_THRASH_TAKE)
+	if (p->type != OW_THRASH_TAKE)
 		return granted_node(m);
-	n = node_get(m, m->permit.nid);
+	n = node_get(m, p->nid);
 	if (n) {
 		n->grant_type = OW_THRASH_TAKE;
-		n->grant_seq = m->permit.seq;
-		n->grant_ts = m->permit.ts_ns;
+		n->grant_seq = p->seq;
+		n->grant_ts = p->ts_ns;
 	}
 	return n;
 }
 
 static void on_kill(struct ow_episodes *m, const struct oomwatch_event *ev)
 {
-	unsigned int took = m->permit.type;
+	struct ow_ep_permit use;
+	unsigned int took;
 	struct ow_ep_node *n;
 	int i;
 
@@ -467,7 +521,13 @@ static void on_kill(struct ow_episodes *m, const struct oomwatch_event *ev)
 		on_group_member(m, ev);
 		return;
 	}
-	m->step.permit = m->permit;
+	/* The killer's own fallback first: a grant stays for its owner. */
+	if (!take_fallback(m, ev->pid, &use)) {
+		use = m->permit;
+		m->permit = (struct ow_ep_permit){ 0 };
+	}
+	took = use.type;
+	m->step.permit = use;
 	m->episodes++;
 	end_spells(m);
 	/* The killer took the grant: its settled request has ended too. */
@@ -476,7 +536,7 @@ static void on_kill(struct ow_episodes *m, const struct oomwatch_event *ev)
 	    m->req[i].settled)
 		drop_req(m, i, took == OW_OOM_GRANT ? OW_END_GRANT :
 			 OW_END_TAKE);
-	n = episode_node(m);
+	n = episode_node(m, &use);
 	if (n && took == OW_THRASH_TAKE)
 		n->grant_pid = ev->pid;
 	m->group_in_episode = n != NULL;
@@ -486,8 +546,7 @@ static void on_kill(struct ow_episodes *m, const struct oomwatch_event *ev)
 	m->group_open = true;
 	m->killer = ev->pid;
 	m->group_seq = ev->seq;
-	m->group_permit = m->permit;
-	m->permit = (struct ow_ep_permit){ 0 };
+	m->group_permit = use;
 }
 
 /* A victim exited or was reaped: its episode ends with its last victim. */
@@ -605,7 +664,7 @@ static void on_thrash_take(struct ow_episodes *m,
 	if (i >= 0)
 		settle(m, i, OW_END_TAKE);
 	m->permit = (struct ow_ep_permit){ OW_THRASH_TAKE, ev->seq, ev->ts_ns,
-					   ev->take.nid };
+					   ev->take.nid, ev->take.pid };
 	m->group_open = false;
 }
 
@@ -753,6 +812,7 @@ void ow_episodes_feed(struct ow_episodes *m, const struct oomwatch_event *ev,
 		on_kill(m, ev);
 		break;
 	case OW_TASK_EXIT:
+		drop_fallback(m, ev->exit.pid);
 		end_pid(m, ev->exit.pid, OW_END_EXIT);
 		if (ev->exit.tgid != ev->exit.pid)
 			end_pid(m, ev->exit.tgid, OW_END_EXIT);

@@ -32,8 +32,11 @@
  *             the take's node (a take that kills nobody opens none: the
  *             kernel says nothing then).
  *  kills      a global kill (ow_kill_is_global()) needs a permit: the
- *             grant, fallback or thrash take since the previous global
- *             kill.  With memory.oom.group the kernel kills every member
+ *             killer's own fallback since its last kill (a task on the
+ *             stock path kills for itself; the kernel traces a fallback
+ *             before each of its kills, and its next request ends the
+ *             permit), else the grant or thrash take since the previous
+ *             global kill.  With memory.oom.group the kernel kills every member
  *             of the group in one out_of_memory() call, one mark_victim
  *             each: a global kill raised by the same task as the
  *             previous one, with no event of that task's own, no grant
@@ -214,6 +217,7 @@ struct ow_ep_permit {
 	unsigned long long seq;
 	unsigned long long ts_ns;
 	__s32 nid;
+	__u32 pid;			/* the task it names */
 };
 
 /* What the record says of a node's unreclaimable time at a grant. */
@@ -273,7 +277,10 @@ struct ow_episodes {
 	size_t nr_node;
 	size_t cap_node;
 
-	struct ow_ep_permit permit;	/* since the last global kill */
+	struct ow_ep_permit permit;	/* grant or take since the last kill */
+	struct ow_ep_permit *fallback;	/* per task: its fallback, unused */
+	size_t nr_fallback;
+	size_t cap_fallback;
 	unsigned long long episodes;	/* global kills, a group counted once */
 
 	/* the last global kill, while a further member may follow */

@@ -387,6 +387,68 @@ swap_free_mb() {
 	awk '/^SwapFree/ { print int($2 / 1024) }' /proc/meminfo
 }
 
+swap_free_kb() {
+	awk '/^SwapFree/ { print $2 }' /proc/meminfo
+}
+
+swap_total_kb() {
+	awk '/^SwapTotal/ { print $2 }' /proc/meminfo
+}
+
+# fill_swap: fills swap with idle anonymous memory until less than 1/64
+# of it is free (the arbiter counts under 1/32 as full), and leaves RAM
+# nearly as it found it.  A filler (ow-hog -i: touches its memory once,
+# then holds it without touching it again) of what swap has free plus
+# 16 MB, then pushers of 4 MB each, locked, one at a time until swap is
+# that full: reclaim pushes the idle filler out to swap, where it stays,
+# and the pushers' memory, locked, never goes there; they exit at the
+# end.  Steps of 4 MB, watched one by one: the pressure stops as soon as
+# swap is full, short of an OOM; and paced (1 MB per 50 ms, 200 ms
+# between pushers): stock 6.1 OOM-killed the filler with 53 MB of swap
+# free when the pushers locked memory faster than kswapd wrote it out.
+# What of the filler swap cannot take stays resident: idle memory that
+# reclaim cannot take either.
+# FILL_PIDS: the filler, for the caller to end.  Fails with no swap, or
+# when the pushers reach MemAvailable as it was before the filler and
+# swap is still not full.
+fill_swap() {
+	local total goal mb max pushers= n=0
+	FILL_PIDS=
+	total=$(swap_total_kb)
+	[ "${total:-0}" -gt 0 ] || return 1
+	goal=$((total / 64))
+	max=$(( $(mem_available_mb) / 4 ))
+	mb=$(( $(swap_free_kb) / 1024 + 16 ))
+	grown_hog $mb -i -H 100000 -s 16 || return 1
+	FILL_PIDS=$GROWN_PID
+	while [ "$(swap_free_kb)" -gt $goal ]; do
+		if [ $n -ge $max ] || ! grown_hog 4 -l -i -H 100000 -s 1 -d 50; then
+			kill $pushers 2>/dev/null
+			return 1
+		fi
+		pushers="$pushers $GROWN_PID"
+		n=$((n + 1))
+		sleep 0.2
+	done
+	diag "fill_swap: filler $mb MB, $n pushers of 4 MB: swap $(swap_free_kb) kB free, MemAvailable $(mem_available_mb) MB"
+	kill $pushers 2>/dev/null
+	wait $pushers 2>/dev/null
+	return 0
+}
+
+# grown_hog MB [OPTIONS]: an ow-hog of MB in the background, once it has
+# grown to MB (GROWN_PID); fails if it dies first.
+grown_hog() {
+	local mb=$1
+	shift
+	ow-hog "$@" $mb >/tmp/grown.log 2>&1 &
+	GROWN_PID=$!
+	until grep -q "^ow-hog: $mb MB" /tmp/grown.log; do
+		kill -0 $GROWN_PID 2>/dev/null || return 1
+		sleep 0.1
+	done
+}
+
 # vm_swap_kb PID: how much of the process is in swap (empty once gone).
 vm_swap_kb() {
 	awk '/^VmSwap/ { print $2 }' /proc/$1/status 2>/dev/null

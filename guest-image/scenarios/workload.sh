@@ -3,9 +3,10 @@
 #
 # OW_ARGS: w=NAME[+NAME...] mode=MODE runs=N seed=S ow=auto|0|alt
 #   w      update transient oom storm memcg numa-spill numa-bound forkstorm
-#          filethrash freeze stream token2004 (several, '+'-separated, run
-#          one after the other)
-#   hold   freeze: how long the hog holds its memory, in s (default 180);
+#          filethrash freeze freeze-fullswap stream token2004 (several,
+#          '+'-separated, run one after the other)
+#   hold   freeze, freeze-fullswap: how long the hog holds its memory, in
+#          s (default 180);
 #          stream: how long the file is read over and over (default 60)
 #   watchdog  a run still going after this many s (default 600) has the
 #          kernel dump its blocked tasks and memory (sysrq w, m) on the
@@ -232,6 +233,28 @@ wl_filethrash() {
 # the table's arithmetic; whether ending the freeze with one is right is
 # what the freeze_ms column weighs.
 wl_freeze() {
+	freeze_run
+}
+
+# The classic freeze with its swap full (#16): idle memory fills swap
+# first (fill_swap; the guest has a small swap disk), so that reclaim
+# can take only the programs' text again, as with no swap at all.  The
+# fillers stay for the run; the demand is judged against what is left
+# once swap is full (CAP_MB): the freeze itself still fits.
+wl_freeze_fullswap() {
+	local rc
+	fill_swap || { diag "freeze-fullswap: swap did not fill (swap $(swap_free_kb) kB free)"; kill $FILL_PIDS 2>/dev/null; return 1; }
+	EXTRA_FILL="fill_mb=$(( ($(swap_total_kb) - $(swap_free_kb)) / 1024 )) swap_free_kb=$(swap_free_kb)"
+	CAP_MB=$(( $(mem_available_mb) + $(swap_free_mb) ))
+	freeze_run
+	rc=$?
+	EXTRA="$EXTRA $EXTRA_FILL"
+	kill $FILL_PIDS 2>/dev/null
+	wait $FILL_PIDS 2>/dev/null
+	return $rc
+}
+
+freeze_run() {
 	local thr size t0 psi
 	freeze_programs || return 1
 	thr=$FREEZE_PROGRAMS
@@ -418,6 +441,8 @@ for w in $workloads; do
 	case $w in
 	update|transient|storm|forkstorm|token2004)
 		swap_on || diag "no swap disk: $w may not survive" ;;
+	freeze-fullswap)
+		swap_on || diag "no swap disk: $w is the freeze without swap" ;;
 	*) swap_off ;;
 	esac
 	run=1

@@ -2,11 +2,13 @@
 /*
  * ow-hog: allocate anonymous memory step by step and touch every page.
  *
- *   ow-hog [-l] [-s STEP_MB] [-d DELAY_MS] [-H HOLD_S] [-n NODE [-b]] MB
+ *   ow-hog [-l] [-s STEP_MB] [-d DELAY_MS] [-H HOLD_S [-i]] [-n NODE [-b]] MB
  *
  * Grows to MB megabytes in STEP_MB steps (default 16), sleeping DELAY_MS
  * between steps (default 0) and printing progress, then holds the memory
- * for HOLD_S seconds (default 0), re-touching it so it stays in use.
+ * for HOLD_S seconds (default 0), re-touching it so it stays in use; with
+ * -i it holds it idle instead, never touching it again, so what reclaim
+ * pushes to swap stays there (a full swap that nothing reads back).
  * With -l every page is locked (mlockall): an allocator whose memory
  * reclaim cannot take, like a database with locked buffers.
  * With -n its memory comes from NUMA node NODE first (MPOL_PREFERRED), or
@@ -34,7 +36,7 @@ static void touch(char *p, size_t len, unsigned char val)
 static void usage(void)
 {
 	fprintf(stderr, "usage: ow-hog [-l] [-s STEP_MB] [-d DELAY_MS] "
-		"[-H HOLD_S] [-n NODE [-b]] MB\n");
+		"[-H HOLD_S [-i]] [-n NODE [-b]] MB\n");
 	exit(2);
 }
 
@@ -56,12 +58,12 @@ int main(int argc, char **argv)
 {
 	size_t total, step = 16, have = 0, n = 0;
 	long hold = 0, delay_ms = 0;
-	int lock = 0, node = -1, bind = 0, opt;
+	int lock = 0, node = -1, bind = 0, idle = 0, opt;
 	char **chunks;
 	size_t *lens;
 	time_t end;
 
-	while ((opt = getopt(argc, argv, "ls:d:H:n:b")) != -1) {
+	while ((opt = getopt(argc, argv, "ls:d:H:in:b")) != -1) {
 		switch (opt) {
 		case 'l': lock = 1; break;
 		case 'n': node = atoi(optarg); break;
@@ -69,6 +71,7 @@ int main(int argc, char **argv)
 		case 's': step = strtoul(optarg, NULL, 0); break;
 		case 'd': delay_ms = strtol(optarg, NULL, 0); break;
 		case 'H': hold = strtol(optarg, NULL, 0); break;
+		case 'i': idle = 1; break;
 		default: usage();
 		}
 	}
@@ -111,6 +114,8 @@ int main(int argc, char **argv)
 			usleep(delay_ms * 1000);
 	}
 	end = time(NULL) + hold;
+	while (idle && time(NULL) < end)
+		sleep(1);
 	for (unsigned char v = 2; time(NULL) < end; v++)
 		for (size_t i = 0; i < n; i++)
 			touch(chunks[i], lens[i], v);

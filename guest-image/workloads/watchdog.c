@@ -26,6 +26,21 @@ static void trigger(int fd, char key)
 		perror("ow-watchdog: sysrq");
 }
 
+/*
+ * sysrq w prints the blocked tasks' stacks at KERN_INFO, below the
+ * guest's console loglevel (5): raise it to 7, or the stacks never reach
+ * the log.  The guest ends soon after this anyway.
+ */
+static void console_verbose(void)
+{
+	int fd = open("/proc/sys/kernel/printk", O_WRONLY);
+
+	if (fd < 0 || write(fd, "7", 1) != 1)
+		perror("ow-watchdog: /proc/sys/kernel/printk");
+	if (fd >= 0)
+		close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	struct timespec t = { 0, 0 };
@@ -50,6 +65,7 @@ int main(int argc, char **argv)
 		;
 	if (write(STDOUT_FILENO, line, n) != n)
 		return 1;
+	console_verbose();
 	trigger(fd, 'w');
 	trigger(fd, 'm');
 	return 0;

@@ -139,7 +139,33 @@ static const struct ccase cases[] = {
 	  TRACE(REQ(0, 10), DEFER(1, 10), GRANT(5000, 10), KILL(5001, 20),
 		EXIT(5100, 20)) },
 	{ "no_kill_without_grant: fallback permits the stock kill", &ARB,
-	  TRACE(REQ(0, 10), FALLBACK(15000, 10), KILL(15001, 20)) },
+	  TRACE(REQ(0, 10), FALLBACK(15000, 10), KILL_BY(15001, 10, 20)) },
+	/*
+	 * Stock allocations kill for themselves, each after its own
+	 * fallback: the second kill here is allowed by task 11's fallback,
+	 * although task 10's kill came after it.
+	 */
+	{ "no_kill_without_grant: two stock tasks, each kills after its fallback",
+	  &ARB, TRACE(REQ(0, 10), REQ(0, 11), FALLBACK(15000, 10),
+		      FALLBACK(15000, 11), KILL_BY(15001, 10, 20),
+		      EXIT(15100, 20), KILL_BY(15200, 11, 21)) },
+	{ "no_kill_without_grant: a fallback permits its own task's kill only (breaks)",
+	  &ARB, TRACE(REQ(0, 10), FALLBACK(15000, 10), KILL_BY(15001, 11, 20)),
+	  .want = { { I1, 2 } } },
+	/* Its reclaim in between: not one memory.oom.group kill. */
+	{ "no_kill_without_grant: one fallback, two kills by its task (breaks)",
+	  &ARB, TRACE(REQ(0, 10), FALLBACK(15000, 10), KILL_BY(15001, 10, 20),
+		      EXIT(15100, 20), RECLAIM_BY(15150, 10),
+		      KILL_BY(15200, 10, 21)),
+	  .want = { { I1, 5 } } },
+	{ "no_kill_without_grant: a fallback is spent by its task's next request (breaks)",
+	  &ARB, TRACE(REQ(0, 10), FALLBACK(15000, 10), REQ(16000, 10),
+		      KILL_BY(16001, 10, 20)),
+	  .pending = 1, .want = { { I1, 3 } } },
+	{ "no_kill_without_grant: a stock kill leaves the grant to its owner",
+	  &ARB, TRACE(REQ(0, 10), REQ(0, 11), FALLBACK(15000, 11),
+		      KILL_BY(15001, 11, 20), EXIT(15100, 20),
+		      GRANT(15200, 10), KILL_BY(15201, 10, 21)) },
 	{ "no_kill_without_grant: memcg and sysrq kills are exempt", &ARB,
 	  TRACE(KILLC(0, 20, OW_CONSTRAINT_MEMCG),
 		KILLC(1, 21, OW_CONSTRAINT_SYSRQ)) },
@@ -704,7 +730,7 @@ static void test_message(void)
 {
 	const struct oomwatch_event ev = {
 		.seq = 812, .ts_ns = 12345678901ULL, .type = OW_MARK_VICTIM,
-		.victim = { .pid = 77, .comm = "hog" },
+		.pid = 4, .victim = { .pid = 77, .comm = "hog" },
 	};
 	/* Another task's kill: the same task's would be one group OOM. */
 	const struct oomwatch_event odd = {
@@ -722,7 +748,7 @@ static void test_message(void)
 	ow_checker_feed(&c, &ev);
 	ow_checker_feed(&c, &odd);
 	tap_ok(s.n == 2 && s.v[0].ts_ns == ev.ts_ns &&
-	       !strcmp(s.v[0].msg, "no_kill_without_grant: mark_victim seq 812 at 12.345678s killed pid 77 (hog) with no oom_grant, oom_fallback or oom_thrash_take since the last kill") &&
+	       !strcmp(s.v[0].msg, "no_kill_without_grant: mark_victim seq 812 at 12.345678s: pid 4 killed pid 77 (hog) with no oom_fallback of its own, and no oom_grant or oom_thrash_take since the last kill") &&
 	       strstr(s.v[1].msg, "killed pid 78 (a\\x5cb\\x0a\\xff) with"),
 	       "message: names the event, its seq, time, victim; comm escaped");
 	ow_checker_free(&c);
