@@ -90,13 +90,16 @@ if [ "$arbiter" = 1 ]; then
 	alloc_case killed "0 drain,kill_after=500"
 	wait_event oom_fallback request_pid $CASE_PID 5
 	kill_log=$(dmesg | grep "ow_alloc: pid $CASE_PID: returned" | tail -n 1)
+	oom_log=$(dmesg | grep "ow_alloc: pid $CASE_PID: out_of_memory()" | tail -n 1)
+	echo "# $oom_log"
 	echo "# $kill_log"
 	after_us=$(echo "$kill_log" | sed -n 's/.*returned \([0-9]*\) us after its SIGKILL.*/\1/p')
+	oom_us=$(echo "$oom_log" | sed -n 's/.*out_of_memory() \(-*[0-9]*\) us after its SIGKILL.*/\1/p')
 	fb=$(grep '"type":"oom_fallback"' /tmp/ow.jsonl | grep "\"request_pid\":$CASE_PID[,}]" |
 		sed -n 's/.*"reason":\([0-9]*\).*"waited_ms":\([0-9]*\).*/\1:\2/p' | head -n 1)
 	reason=${fb%%:*}
 	waited=${fb#*:}
-	echo "# result: scenario=semantics arbiter=$arbiter case=killed-waiting rc=$CASE_RC after_us=${after_us:-none} fallback=${fb:-none}"
+	echo "# result: scenario=semantics arbiter=$arbiter case=killed-waiting rc=$CASE_RC oom_us=${oom_us:-none} after_us=${after_us:-none} fallback=${fb:-none}"
 	[ -n "$after_us" ] && [ "$after_us" -le 100000 ]
 	ok $? "killed while waiting: the allocation returned ${after_us:-never} us after SIGKILL (want <= 100000), the task exited ($CASE_RC)"
 	# 11: OOM_ARB_DYING (docs/trace-format.md, verdict reasons)

@@ -79,6 +79,7 @@ static unsigned long ballast_freed_by_oom;
 static unsigned long ballast_freed_by_tester;	/* in the tester's own OOM */
 static unsigned long ballast_freed_by_deadline;	/* release_after=MS */
 static struct task_struct *tester;		/* the task of the write */
+static ktime_t tester_oom_at;		/* its first out_of_memory(), or 0 */
 
 /* Ballast pages carry this in page->private: "frag" looks for it. */
 #define BALLAST_MARK	0x0ba11a57UL
@@ -351,6 +352,8 @@ static int ow_alloc_oom_notify(struct notifier_block *nb,
 	WRITE_ONCE(frag_stop, true);
 	n = ballast_release();
 
+	if (current == READ_ONCE(tester) && !tester_oom_at)
+		tester_oom_at = ktime_get();
 	if (n) {
 		ballast_freed_by_oom += n;
 		if (current == READ_ONCE(tester))
@@ -526,11 +529,22 @@ static void ow_alloc_report_kill(struct ow_alloc_killer *k, ktime_t done)
 
 	del_timer_sync(&k->timer);
 	sent = READ_ONCE(k->sent);
-	if (!sent)
+	if (!sent) {
 		pr_info("pid %d: returned before its SIGKILL\n", current->pid);
+		return;
+	}
+	/*
+	 * Two times: until its out_of_memory() call, all the OOM arbiter
+	 * decides for a killed task; and until the allocation returned,
+	 * which adds the stock slow path's own retry after that call.
+	 */
+	if (tester_oom_at)
+		pr_info("pid %d: out_of_memory() %lld us after its SIGKILL\n",
+			current->pid, ktime_us_delta(tester_oom_at, sent));
 	else
-		pr_info("pid %d: returned %lld us after its SIGKILL\n",
-			current->pid, ktime_us_delta(done, sent));
+		pr_info("pid %d: no out_of_memory() of its own\n", current->pid);
+	pr_info("pid %d: returned %lld us after its SIGKILL\n",
+		current->pid, ktime_us_delta(done, sent));
 }
 
 static int run_request(const struct ow_alloc_req *req)
@@ -546,6 +560,7 @@ static int run_request(const struct ow_alloc_req *req)
 
 	ballast_freed_by_oom = 0;
 	ballast_freed_by_tester = 0;
+	tester_oom_at = 0;
 	ballast_freed_by_deadline = 0;
 	WRITE_ONCE(frag_stop, false);
 	WRITE_ONCE(tester, current);
