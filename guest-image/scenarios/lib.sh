@@ -396,54 +396,53 @@ swap_total_kb() {
 }
 
 # fill_swap: fills swap with idle anonymous memory until less than 1/64
-# of it is free (the arbiter counts under 1/32 as full), and leaves RAM
-# nearly as it found it.  A filler (ow-hog -i: touches its memory once,
-# then holds it without touching it again) of what swap has free plus
-# 16 MB, then pushers of 4 MB each, locked, one at a time until swap is
-# that full: reclaim pushes the idle filler out to swap, where it stays,
-# and the pushers' memory, locked, never goes there; they exit at the
-# end.  Steps of 4 MB, watched one by one: the pressure stops as soon as
-# swap is full, short of an OOM; and paced (1 MB per 50 ms, 200 ms
-# between pushers): stock 6.1 OOM-killed the filler with 53 MB of swap
-# free when the pushers locked memory faster than kswapd wrote it out.
-# What of the filler swap cannot take stays resident: idle memory that
-# reclaim cannot take either.
-# FILL_PIDS: the filler, for the caller to end.  Fails with no swap, or
-# when the pushers reach MemAvailable as it was before the filler and
-# swap is still not full.
+# of it is free (the arbiter counts under 1/32 as full), RAM left as it
+# was.  Fillers (ow-hog -i: touches its memory once, then holds it
+# without touching it again) of what swap has free plus 1 MB, in a
+# memory cgroup of their own (FILL_CG), whose memory.reclaim then
+# writes them out to swap, where they stay: reclaim of that cgroup only,
+# with no memory pressure outside it, so no OOM.  (Pushing the filler
+# out with locked memory instead, the first way tried, had unpatched 6.1
+# OOM-kill it with swap still free in 2 runs of 4; MADV_PAGEOUT needs
+# CONFIG_ADVISE_SYSCALLS, which the guest kernel has not.)  At most 4
+# fillers.  FILL_PIDS: the fillers, for the caller to end (then rmdir
+# FILL_CG).  Fails with no swap, no memory cgroup, or when swap is not
+# full after 4 fillers.
+FILL_CG=/sys/fs/cgroup/ow-fill
 fill_swap() {
-	local total goal mb max pushers= n=0
+	local total goal mb n=0 k
 	FILL_PIDS=
 	total=$(swap_total_kb)
 	[ "${total:-0}" -gt 0 ] || return 1
 	goal=$((total / 64))
-	max=$(( $(mem_available_mb) / 4 ))
-	mb=$(( $(swap_free_kb) / 1024 + 16 ))
-	grown_hog $mb -i -H 100000 -s 16 || return 1
-	FILL_PIDS=$GROWN_PID
+	echo +memory >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+	mkdir -p $FILL_CG && [ -w $FILL_CG/memory.reclaim ] || return 1
 	while [ "$(swap_free_kb)" -gt $goal ]; do
-		if [ $n -ge $max ] || ! grown_hog 4 -l -i -H 100000 -s 1 -d 50; then
-			kill $pushers 2>/dev/null
-			return 1
-		fi
-		pushers="$pushers $GROWN_PID"
+		[ $n -lt 4 ] || return 1
+		mb=$(( $(swap_free_kb) / 1024 + 1 ))
+		fill_hog "$mb MB" $mb -i -H 100000 -s 16 || return 1
+		FILL_PIDS="$FILL_PIDS $GROWN_PID"
 		n=$((n + 1))
-		sleep 0.2
+		# A partial reclaim fails with EAGAIN: ask again, a few times.
+		k=0
+		while [ $k -lt 8 ] && [ "$(swap_free_kb)" -gt $goal ]; do
+			echo "${mb}M" >$FILL_CG/memory.reclaim 2>/dev/null
+			k=$((k + 1))
+		done
 	done
-	diag "fill_swap: filler $mb MB, $n pushers of 4 MB: swap $(swap_free_kb) kB free, MemAvailable $(mem_available_mb) MB"
-	kill $pushers 2>/dev/null
-	wait $pushers 2>/dev/null
-	return 0
+	diag "fill_swap: $n filler(s): swap $(swap_free_kb) kB free, MemAvailable $(mem_available_mb) MB"
 }
 
-# grown_hog MB [OPTIONS]: an ow-hog of MB in the background, once it has
-# grown to MB (GROWN_PID); fails if it dies first.
-grown_hog() {
-	local mb=$1
-	shift
-	ow-hog "$@" $mb >/tmp/grown.log 2>&1 &
+# fill_hog WORDS MB [OPTIONS]: an ow-hog of MB in FILL_CG, in the
+# background, once it has printed "ow-hog: WORDS" (GROWN_PID); fails if
+# it dies first.
+fill_hog() {
+	local words=$1 mb=$2
+	shift 2
+	sh -c "echo \$\$ >$FILL_CG/cgroup.procs && exec ow-hog $* $mb" \
+		>/tmp/grown.log 2>&1 &
 	GROWN_PID=$!
-	until grep -q "^ow-hog: $mb MB" /tmp/grown.log; do
+	until grep -q "^ow-hog: $words" /tmp/grown.log; do
 		kill -0 $GROWN_PID 2>/dev/null || return 1
 		sleep 0.1
 	done

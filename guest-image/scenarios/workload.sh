@@ -237,13 +237,18 @@ wl_freeze() {
 }
 
 # The classic freeze with its swap full (#16): idle memory fills swap
-# first (fill_swap; the guest has a small swap disk), so that reclaim
-# can take only the programs' text again, as with no swap at all.  The
-# fillers stay for the run; the demand is judged against what is left
-# once swap is full (CAP_MB): the freeze itself still fits.
+# first (fill_swap: its own cgroup's memory.reclaim writes it out; the
+# guest has a small swap disk), so that reclaim can take only the
+# programs' text again, as with no swap at all.  The fillers stay for
+# the run; the demand is judged against what is left once swap is full
+# (CAP_MB): the freeze itself still fits.
 wl_freeze_fullswap() {
 	local rc
-	fill_swap || { diag "freeze-fullswap: swap did not fill (swap $(swap_free_kb) kB free)"; kill $FILL_PIDS 2>/dev/null; return 1; }
+	if ! fill_swap; then
+		diag "freeze-fullswap: swap did not fill (swap $(swap_free_kb) kB free)"
+		kill $FILL_PIDS 2>/dev/null
+		return 1
+	fi
 	EXTRA_FILL="fill_mb=$(( ($(swap_total_kb) - $(swap_free_kb)) / 1024 )) swap_free_kb=$(swap_free_kb)"
 	CAP_MB=$(( $(mem_available_mb) + $(swap_free_mb) ))
 	freeze_run
@@ -251,6 +256,7 @@ wl_freeze_fullswap() {
 	EXTRA="$EXTRA $EXTRA_FILL"
 	kill $FILL_PIDS 2>/dev/null
 	wait $FILL_PIDS 2>/dev/null
+	rmdir $FILL_CG 2>/dev/null
 	return $rc
 }
 
