@@ -164,6 +164,9 @@ nohang_image=$B/logs/$what/initramfs-nohang.cpio
 if printf '%s\n' "${steps[@]}" | grep -q '^[^ ]* nohang '; then
 	[ -r $B/initramfs-nohang.cpio ] ||
 		{ echo "suite: $B/initramfs-nohang.cpio missing (make nohang-image)" >&2; exit 1; }
+	# It is the image with nohang on top: an older one runs old scenarios.
+	[ $B/initramfs-nohang.cpio -nt $B/initramfs.cpio ] ||
+		{ echo "suite: $B/initramfs-nohang.cpio is older than $B/initramfs.cpio (make nohang-image)" >&2; exit 1; }
 	cp $B/initramfs-nohang.cpio "$nohang_image"
 fi
 runs_file=$out/${what}-runs.txt
