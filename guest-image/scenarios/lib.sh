@@ -383,12 +383,12 @@ vmstat_get() {
 	awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat
 }
 
-swap_free_mb() {
-	awk '/^SwapFree/ { print int($2 / 1024) }' /proc/meminfo
-}
-
 swap_free_kb() {
 	awk '/^SwapFree/ { print $2 }' /proc/meminfo
+}
+
+swap_free_mb() {
+	echo $(( $(swap_free_kb) / 1024 ))
 }
 
 swap_total_kb() {

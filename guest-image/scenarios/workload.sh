@@ -233,34 +233,6 @@ wl_filethrash() {
 # the table's arithmetic; whether ending the freeze with one is right is
 # what the freeze_ms column weighs.
 wl_freeze() {
-	freeze_run
-}
-
-# The classic freeze with its swap full (#16): idle memory fills swap
-# first (fill_swap: its own cgroup's memory.reclaim writes it out; the
-# guest has a small swap disk), so that reclaim can take only the
-# programs' text again, as with no swap at all.  The fillers stay for
-# the run; the demand is judged against what is left once swap is full
-# (CAP_MB): the freeze itself still fits.
-wl_freeze_fullswap() {
-	local rc
-	if ! fill_swap; then
-		diag "freeze-fullswap: swap did not fill (swap $(swap_free_kb) kB free)"
-		kill $FILL_PIDS 2>/dev/null
-		return 1
-	fi
-	EXTRA_FILL="fill_mb=$(( ($(swap_total_kb) - $(swap_free_kb)) / 1024 )) swap_free_kb=$(swap_free_kb)"
-	CAP_MB=$(( $(mem_available_mb) + $(swap_free_mb) ))
-	freeze_run
-	rc=$?
-	EXTRA="$EXTRA $EXTRA_FILL"
-	kill $FILL_PIDS 2>/dev/null
-	wait $FILL_PIDS 2>/dev/null
-	rmdir $FILL_CG 2>/dev/null
-	return $rc
-}
-
-freeze_run() {
 	local thr size t0 psi
 	freeze_programs || return 1
 	thr=$FREEZE_PROGRAMS
@@ -279,6 +251,30 @@ freeze_run() {
 	psi=$(sort -n /tmp/psi.log | tail -n 1)
 	[ -n "$psi" ] && EXTRA="$EXTRA psi_full_max=$psi"
 	return 0
+}
+
+# The classic freeze with its swap full (#16): idle memory fills swap
+# first (fill_swap: its own cgroup's memory.reclaim writes it out; the
+# guest has a small swap disk), so that reclaim can take only the
+# programs' text again, as with no swap at all.  The fillers stay for
+# the run; the demand is judged against what is left once swap is full
+# (CAP_MB): the freeze itself still fits.
+wl_freeze_fullswap() {
+	local rc fill
+	if ! fill_swap; then
+		diag "freeze-fullswap: swap did not fill (swap $(swap_free_kb) kB free)"
+		kill $FILL_PIDS 2>/dev/null
+		return 1
+	fi
+	fill="fill_mb=$(( ($(swap_total_kb) - $(swap_free_kb)) / 1024 )) swap_free_kb=$(swap_free_kb)"
+	CAP_MB=$(( $(mem_available_mb) + $(swap_free_mb) ))
+	wl_freeze
+	rc=$?
+	EXTRA="$EXTRA $fill"
+	kill $FILL_PIDS 2>/dev/null
+	wait $FILL_PIDS 2>/dev/null
+	rmdir $FILL_CG 2>/dev/null
+	return $rc
 }
 
 # psi_watch FILE: the memory pressure PSI-based killers act on (the
