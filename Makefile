@@ -55,7 +55,7 @@ USERSPACE_SRCS := userspace/oomwatch.c userspace/cli.c userspace/session.c \
 	userspace/stats.c userspace/episodes.c
 WORKLOADS := $(B)/guest/ow-hog $(B)/guest/ow-bystander $(B)/guest/ow-updater \
 	$(B)/guest/ow-probe $(B)/guest/ow-forkstorm $(B)/guest/ow-exec-thrash \
-	$(B)/guest/ow-watchdog \
+	$(B)/guest/ow-watchdog $(B)/guest/ow-reclaim \
 	$(B)/guest/guest-exit
 # Third-party programs in the image: earlyoom (bench), and the kernel
 # tree's own memcg selftest.  stress-ng goes in a separate layer.

@@ -448,6 +448,25 @@ fill_hog() {
 	done
 }
 
+# pinned_copy PROG: a copy of PROG on a ramfs (/mnt/exec), printed; PROG
+# itself when that fails.  The initramfs is tmpfs, whose pages go to swap
+# like any others: a program started from it once memory is tight faults
+# its text back in, and a shmem swap-in asks for the swap token.  ramfs
+# pages never leave memory, so a copy there starts without a major fault.
+pinned_copy() {
+	local src
+	src=$(command -v "$1") || { echo "$1"; return; }
+	mkdir -p /mnt/exec
+	grep -q " /mnt/exec ramfs " /proc/mounts ||
+		mount -t ramfs ramfs /mnt/exec 2>/dev/null
+	if grep -q " /mnt/exec ramfs " /proc/mounts &&
+		cp "$src" "/mnt/exec/${src##*/}" 2>/dev/null; then
+		echo "/mnt/exec/${src##*/}"
+	else
+		echo "$1"
+	fi
+}
+
 # vm_swap_kb PID: how much of the process is in swap (empty once gone).
 vm_swap_kb() {
 	awk '/^VmSwap/ { print $2 }' /proc/$1/status 2>/dev/null

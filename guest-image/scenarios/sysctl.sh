@@ -133,17 +133,16 @@ idle_holder() {
 	wait $other 2>/dev/null
 	sleep 1
 	echo >$T/trace
-	ow-hog -l -s 2 -d 200 -H 5 $((avail * 90 / 100)) >/tmp/lock.log 2>&1 &
+	$LOCK_HOG -l -s 2 -d 200 -H 5 $((avail * 90 / 100)) >/tmp/lock.log 2>&1 &
 	lock=$!
 	# Reclaim passes for sure, three times 3 s apart (an idle check
 	# needs two, an interval apart): memory.reclaim runs shrink_node()
-	# like any reclaim.  Nothing else runs meanwhile: every child of
-	# the shell faults busybox back from swap and would challenge.
-	for i in 1 2 3; do
-		echo 64M 2>/dev/null >$CG/memory.reclaim
-		sleep 3
-	done
-	sleep 6
+	# like any reclaim.  Nobody else may fault meanwhile, or a
+	# challenger could judge the holder first: the shell, swapped out,
+	# faults its pages back with every command it runs.  So one locked
+	# program, started from ramfs, drives the passes and the wait after
+	# them, while the shell waits for it.
+	$RECLAIM -n 3 -i 3000 -w 6000 $CG/memory.reclaim 64M >/tmp/reclaim.log 2>&1
 	kill -9 $upd $hog $lock 2>/dev/null
 	wait $upd $hog $lock 2>/dev/null
 	sysctl_write swap_token 0
@@ -153,11 +152,13 @@ idle_holder() {
 }
 CG=/sys/fs/cgroup
 mkdir -p $CG && { grep -q " $CG cgroup2 " /proc/mounts || mount -t cgroup2 none $CG; }
+LOCK_HOG=$(pinned_copy ow-hog)
+RECLAIM=$(pinned_copy ow-reclaim)
 idle_holder 0
 [ -n "$HOLDER" ] && [ "$RELEASED" -eq "$CHALLENGED" ]
 ok $? "aging off: an idle holder ($HOLDER) loses the token only to a challenger (released idle $RELEASED, taken by a grab $CHALLENGED)"
-# A challenger's fault may still come first (the shell's own children
-# fault busybox back from swap): that round shows nothing either way, so
+# A challenger's fault may still come first (the shell's commands between
+# the stop and the allocator): that round shows nothing either way, so
 # up to 3 rounds, judged on the first that was not a challenge.
 round=1
 while :; do

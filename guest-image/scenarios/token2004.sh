@@ -56,21 +56,24 @@ push_mb=$((avail * ${ARG_push_pct:-85} / 100))
 lock_mb=$((avail * ${ARG_lock_pct:-80} / 100))
 diag "mode $mode: MemAvailable $avail MB, updater $upd_mb MB, push $push_mb MB, locked allocator $lock_mb MB"
 
-# The allocator runs from a ramfs copy: the initramfs is tmpfs, whose
-# pages go to swap like any others, and an allocator faulting its own
-# text back from swap would challenge for the token (shmem swap-ins
-# contend) and take it from the idle holder: not the 2004 shape, where
-# the allocator never faulted.  ramfs pages never leave memory.
-HOG=ow-hog
-mkdir -p /mnt/exec && mount -t ramfs ramfs /mnt/exec &&
-	cp "$(command -v ow-hog)" /mnt/exec/ow-hog && HOG=/mnt/exec/ow-hog
+# The allocator runs from a ramfs copy (pinned_copy): started from the
+# tmpfs initramfs it would fault its own text back from swap, challenge
+# for the token and take it from the idle holder: not the 2004 shape,
+# where the allocator never faulted.
+HOG=$(pinned_copy ow-hog)
 diag "the allocator runs as $HOG"
 
-# token_holder: the tgid the recording says holds the token now (its last
-# grab or release), empty when nobody does.
-token_holder() {
-	grep -E '"type":"swap_token_(grab|release)"' /tmp/ow.jsonl | tail -n 1 |
-		sed -n 's/.*"type":"swap_token_grab".*"token_tgid":\([0-9]*\),.*/\1/p'
+# token_holder_at NS: the tgid the recording says held the token at
+# ts_ns NS (its last grab or release up to then), empty when nobody did.
+token_holder_at() {
+	awk -v at="$1" '
+		match($0, /"ts_ns":[0-9]+/) == 0 { next }
+		substr($0, RSTART + 8, RLENGTH - 8) + 0 > at { exit }
+		/"type":"swap_token_release"/ { h = "" }
+		/"type":"swap_token_grab"/ && match($0, /"token_tgid":[0-9]+/) {
+			h = substr($0, RSTART + 13, RLENGTH - 13)
+		}
+		END { print h }' /tmp/ow.jsonl
 }
 
 run=1
@@ -100,18 +103,17 @@ while [ $run -le $runs ]; do
 	sleep 2
 	# The 2004 shape needs the holder unchallenged from the allocator's
 	# start to its end or the kill.  This shell, swapped out by the push,
-	# can fault its pages (busybox text: shmem swap-ins contend) back at
-	# any step and take the token from the idle holder for a moment:
-	# that run is not the story.  Mark where the allocator starts in the
-	# recording (oomwatch delivers within 100 ms), judge afterwards, and
-	# repeat such a run, at most twice.
-	sleep 0.3
-	holder=$(token_holder)
-	mark_seq=$(tail -n 1 /tmp/ow.jsonl | sed -n 's/.*"seq":\([0-9]*\).*/\1/p')
-	t0=$(date +%s)
-	$HOG -l -s 4 -d 50 $lock_mb >/dev/null 2>&1
+	# faults its pages (and busybox text: shmem swap-ins contend) back
+	# with every command it runs, and would take the token from the idle
+	# holder: so it runs none between here and the allocator's end.  The
+	# allocator prints its start and end (CLOCK_MONOTONIC, the
+	# recording's ts_ns), and the run is judged afterwards from the
+	# recording.  A run that still is not the story is repeated, at most
+	# twice.
+	$HOG -l -s 4 -d 50 $lock_mb >/tmp/alloc.log 2>&1
 	alloc_rc=$?
-	t1=$(date +%s)
+	start_ns=$(sed -n 's/^ow-hog: start_ns //p' /tmp/alloc.log)
+	end_ns=$(sed -n 's/^ow-hog: end_ns //p' /tmp/alloc.log)
 	swap_free=$(swap_free_mb)
 	upd_swap=$(vm_swap_kb $upd)
 	kill -0 $upd 2>/dev/null
@@ -122,11 +124,16 @@ while [ $run -le $runs ]; do
 	stop_oomwatch
 	kills=$(count_events /tmp/ow.jsonl mark_victim)
 	hk=$(count_with mark_victim victim_pid $upd)
+	wall_s=$(awk -v s="${start_ns:-0}" -v e="${end_ns:-0}" \
+		'BEGIN { print (e > s ? int((e - s) / 1e9 + 0.5) : "?") }')
+	holder=$(token_holder_at "${start_ns:-0}")
 	# Times the holder lost the token between the allocator's start and
-	# the first kill (an exit is the kill itself).
-	lost=$(awk -v s="${mark_seq:-0}" -v u="$upd" '
-		match($0, /"seq":[0-9]+/) == 0 { next }
-		substr($0, RSTART + 6, RLENGTH - 6) + 0 <= s { next }
+	# its end or the first kill (an exit is the kill itself).
+	lost=$(awk -v s="${start_ns:-0}" -v e="${end_ns:-0}" -v u="$upd" '
+		match($0, /"ts_ns":[0-9]+/) == 0 { next }
+		{ t = substr($0, RSTART + 8, RLENGTH - 8) + 0 }
+		t <= s { next }
+		e > 0 && t > e { exit }
 		/"type":"mark_victim"/ { exit }
 		/"type":"swap_token_release"/ &&
 		    index($0, "\"token_tgid\":" u ",") &&
@@ -163,7 +170,7 @@ while [ $run -le $runs ]; do
 	grep "token_yields:" /tmp/replay.out | head -n 2 | sed 's/^/# replay: /'
 	total_kills=$((total_kills + kills))
 	holder_kills=$((holder_kills + hk))
-	result "scenario=token2004 mode=$mode run=$run kills=$kills holder_kills=$hk swap_free_mb=$swap_free alloc_rc=$alloc_rc wall_s=$((t1 - t0)) bypass=$bypassed requests=$requests holder_releases=$releases upd_swap_kb_before=${resident_swap:-?} upd_swap_kb_after=${upd_swap:-gone} replay_rc=$replay_rc token_yields=$ty"
+	result "scenario=token2004 mode=$mode run=$run kills=$kills holder_kills=$hk swap_free_mb=$swap_free alloc_rc=$alloc_rc wall_s=$wall_s bypass=$bypassed requests=$requests holder_releases=$releases upd_swap_kb_before=${resident_swap:-?} upd_swap_kb_after=${upd_swap:-gone} replay_rc=$replay_rc token_yields=$ty"
 	grep '"type":"mark_victim"' /tmp/ow.jsonl | head -n 2 | sed 's/^/# /'
 	grep -o '"type":"[a-z_]*"' /tmp/ow.jsonl | sort | uniq -c | sed 's/^/# /'
 	case $mode in

@@ -13,6 +13,10 @@
  * reclaim cannot take, like a database with locked buffers.
  * With -n its memory comes from NUMA node NODE first (MPOL_PREFERRED), or
  * from that node only with -b (MPOL_BIND): an allocation bound to a node.
+ * It prints "ow-hog: start_ns N" first and "ow-hog: end_ns N" last, N
+ * the CLOCK_MONOTONIC time in ns (bpf_ktime_get_ns(), oomwatch's ts_ns):
+ * a scenario places its start and end in a recording afterwards, instead
+ * of running commands around it that would themselves fault.
  * Exits 0 when done; an OOM kill ends it first.
  */
 #include <stdio.h>
@@ -31,6 +35,14 @@ static void touch(char *p, size_t len, unsigned char val)
 
 	for (size_t off = 0; off < len; off += page)
 		p[off] = (char)val;
+}
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 static void usage(void)
@@ -87,6 +99,7 @@ int main(int argc, char **argv)
 	if (!chunks || !lens)
 		return 3;
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("ow-hog: start_ns %llu\n", now_ns());
 	if (lock && mlockall(MCL_CURRENT | MCL_FUTURE)) {
 		perror("ow-hog: mlockall");
 		return 3;
@@ -120,5 +133,6 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < n; i++)
 			touch(chunks[i], lens[i], v);
 	printf("ow-hog: done\n");
+	printf("ow-hog: end_ns %llu\n", now_ns());
 	return 0;
 }
