@@ -29,7 +29,7 @@ static const char doc[] =
 "recording.\n"
 "\n"
 "USAGE: oomwatch [-j|-s] [-T] [-p PID] [-c CGROUP] [-d SECONDS] [--assert]\n"
-"                [--record FILE] [--svg FILE] [-M] [-v]\n"
+"                [--record FILE] [--svg FILE] [--cost] [-M] [-v]\n"
 "       oomwatch --replay FILE [-j|-s] [-T] [-p PID] [-c CGROUP] [--assert]\n"
 "                [--record FILE] [--svg FILE]\n"
 "\n"
@@ -65,6 +65,7 @@ enum {
 	OPT_RECORD,
 	OPT_REPLAY,
 	OPT_SVG,
+	OPT_COST,
 };
 
 static const struct argp_option opts[] = {
@@ -106,6 +107,10 @@ static const struct argp_option opts[] = {
 	  "any machine (\"-\": stdin)", 0 },
 	{ "svg", OPT_SVG, "FILE", 0,
 	  "At the end, draw the run as an SVG timeline into FILE", 0 },
+	{ "cost", OPT_COST, NULL, 0,
+	  "At the end, print what tracing cost: oomwatch's own CPU time "
+	  "and memory, and the time the kernel spent in its BPF programs "
+	  "(BPF run-time statistics are on while it runs)", 0 },
 	{ "tolerate-missing", 'M', NULL, 0,
 	  "On a kernel without the oomwatch tracepoints, watch the stock ones "
 	  "only", 0 },
@@ -183,6 +188,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'v':
 		cli->verbose = true;
 		break;
+	case OPT_COST:
+		cli->cost = true;
+		break;
 	case 'h':
 		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
 		break;
@@ -220,6 +228,8 @@ int ow_cli_check(const struct ow_cli *cli, char *why, size_t size)
 		bad = "--duration is for live tracing, not --replay";
 	else if (cli->replay && cli->tolerate_missing)
 		bad = "--tolerate-missing is for live tracing, not --replay";
+	else if (cli->replay && cli->cost)
+		bad = "--cost measures live tracing, not --replay";
 	else if (cli->record && !strcmp(cli->record, "-"))
 		bad = "--record needs a file name (use -j for stdout)";
 	else if (cli->svg && !strcmp(cli->svg, "-"))

@@ -36,6 +36,7 @@ struct ow_cli {
 	const char *svg;	/* --svg FILE */
 	bool tolerate_missing;	/* -M */
 	bool verbose;		/* -v */
+	bool cost;		/* --cost */
 };
 
 /*

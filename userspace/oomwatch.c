@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <bpf/libbpf.h>
 #include <bpf/btf.h>
@@ -158,6 +159,9 @@ struct live {
 	__u64 *percpu;
 	int ncpus;
 	unsigned long long dropped;	/* already reported */
+	int stats_fd;			/* --cost: BPF run-time stats on */
+	struct rusage ru_start;		/* --cost: at the start of tracing */
+	unsigned long long start_ns;	/* --cost: CLOCK_MONOTONIC, same */
 };
 
 static void pump(struct live *l, bool force)
@@ -301,6 +305,104 @@ static void lock_memory(void)
 			strerror(errno));
 }
 
+/*
+ * --cost: the kernel keeps BPF programs' run time only while somebody
+ * holds a BPF_ENABLE_STATS descriptor (or kernel.bpf_stats_enabled is
+ * set); the bookkeeping itself costs two clock reads per program run,
+ * which is why it is not on by default.
+ */
+static int enable_cost_stats(struct live *l)
+{
+	l->stats_fd = -1;
+	if (!l->cli->cost)
+		return 0;
+	l->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (l->stats_fd < 0) {
+		fprintf(stderr, "oomwatch: --cost: cannot turn on BPF run-time "
+			"statistics: %s (needs CAP_SYS_ADMIN and Linux 5.8)\n",
+			strerror(errno));
+		return OW_EXIT_SETUP;
+	}
+	return 0;
+}
+
+static unsigned long long tv_us(const struct timeval *tv)
+{
+	return tv->tv_sec * 1000000ULL + tv->tv_usec;
+}
+
+/* "VmRSS:" and the like from /proc/self/status, in kB; 0 when absent. */
+static unsigned long status_kb(const char *key)
+{
+	unsigned long kb = 0;
+	size_t len = strlen(key);
+	char line[128];
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, len)) {
+			kb = strtoul(line + len, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return kb;
+}
+
+/* The time every loaded program of ours ran, since the stats went on. */
+static void bpf_run_time(struct live *l, unsigned long long *ns,
+			 unsigned long long *runs)
+{
+	struct bpf_program *prog;
+
+	*ns = *runs = 0;
+	bpf_object__for_each_program(prog, l->obj->obj) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+			continue;
+		*ns += info.run_time_ns;
+		*runs += info.run_cnt;
+	}
+}
+
+/*
+ * One line: what tracing cost from its start to now.  CPU shares are of
+ * one CPU over the traced time, the unit a reader can compare with the
+ * workload's own time.
+ */
+static void print_cost(struct live *l)
+{
+	unsigned long long wall_us, user_us, sys_us, bpf_ns, bpf_runs;
+	struct rusage ru;
+
+	if (!l->cli->cost)
+		return;
+	wall_us = (clock_ns(CLOCK_MONOTONIC) - l->start_ns) / 1000;
+	getrusage(RUSAGE_SELF, &ru);
+	user_us = tv_us(&ru.ru_utime) - tv_us(&l->ru_start.ru_utime);
+	sys_us = tv_us(&ru.ru_stime) - tv_us(&l->ru_start.ru_stime);
+	bpf_run_time(l, &bpf_ns, &bpf_runs);
+	if (!wall_us)
+		wall_us = 1;
+	fprintf(stderr, "oomwatch: cost: %.3f s traced; user space %.1f ms "
+		"(user %.1f, system %.1f), %.3f%% of a CPU, %ld wakeups; "
+		"bpf %.1f ms in %llu runs (%.2f us each), %.3f%% of a CPU; "
+		"memory %lu kB resident, %lu kB locked, ring buffer %u kB\n",
+		wall_us / 1e6, (user_us + sys_us) / 1e3, user_us / 1e3,
+		sys_us / 1e3, 100.0 * (user_us + sys_us) / wall_us,
+		(ru.ru_nvcsw + ru.ru_nivcsw) -
+		(l->ru_start.ru_nvcsw + l->ru_start.ru_nivcsw),
+		bpf_ns / 1e6, bpf_runs,
+		bpf_runs ? bpf_ns / 1e3 / bpf_runs : 0.0,
+		100.0 * bpf_ns / 1e3 / wall_us,
+		status_kb("VmRSS:"), status_kb("VmLck:"),
+		bpf_map__max_entries(l->obj->maps.events) / 1024);
+}
+
 static int setup(struct live *l)
 {
 	struct ow_session_opts so = {
@@ -313,6 +415,8 @@ static int setup(struct live *l)
 	ret = preflight(l->cli, disabled);
 	if (!ret)
 		ret = resolve_cgroup(l);
+	if (!ret)
+		ret = enable_cost_stats(l);
 	if (ret)
 		return ret;
 	l->ncpus = libbpf_num_possible_cpus();
@@ -357,6 +461,8 @@ static int trace(struct live *l)
 		end = clock_ns(CLOCK_MONOTONIC) +
 		      l->cli->duration * 1000000000ULL;
 	catch_signals();
+	l->start_ns = clock_ns(CLOCK_MONOTONIC);
+	getrusage(RUSAGE_SELF, &l->ru_start);
 	ow_session_flush(l->session);
 	fprintf(stderr, "oomwatch: tracing OOM decisions... Ctrl-C to end\n");
 	while (!exiting) {
@@ -390,12 +496,13 @@ static int trace(struct live *l)
 	check_dropped(l);
 	fprintf(stderr, "oomwatch: %llu events, %llu lost\n",
 		ow_session_events(l->session), (unsigned long long)l->dropped);
+	print_cost(l);
 	return ow_session_finish(l->session, clock_ns(CLOCK_MONOTONIC));
 }
 
 static int run_live(const struct ow_cli *cli)
 {
-	struct live l = { .cli = cli };
+	struct live l = { .cli = cli, .stats_fd = -1 };
 	int ret;
 
 	verbose = cli->verbose;
@@ -409,6 +516,8 @@ static int run_live(const struct ow_cli *cli)
 	free(l.reorder);
 	free(l.percpu);
 	free(l.cgroup);
+	if (l.stats_fd >= 0)
+		close(l.stats_fd);
 	return ret;
 }
 

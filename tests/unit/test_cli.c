@@ -52,6 +52,8 @@ static void test_check(void)
 		  "--duration is for live tracing, not --replay" },
 		{ { .replay = "f", .tolerate_missing = true },
 		  "--tolerate-missing is for live tracing, not --replay" },
+		{ { .replay = "f", .cost = true },
+		  "--cost measures live tracing, not --replay" },
 		{ { .record = "-" },
 		  "--record needs a file name (use -j for stdout)" },
 		{ { .svg = "-" }, "--svg needs a file name" },
