@@ -235,7 +235,8 @@ else
 		fi &&
 		if [ -s "$out/.overhead.txt" ]; then
 			$B/ow-report bench --out-dir "$out" --baseline all \
-				--order all,all+oomwatch --metrics "$metrics,events,ow_rss_kb,ow_lck_kb" \
+				--order all,all+oomwatch \
+				--metrics "$metrics,events,ow_rss_kb,ow_lck_kb,ow_cpu_ms,ow_wakeups,ow_bpf_ms,ow_cost_pct" \
 				"$out/.overhead.txt"
 		fi
 	} >"$out/bench.md"

@@ -57,12 +57,16 @@ struct unit {
 
 /*
  * Durations in seconds; latencies (a worst case, a percentile, a slowest
- * pass) stay in milliseconds, where their differences are.
+ * pass) and CPU times (oomwatch's own, its BPF programs') stay in
+ * milliseconds, where their differences are; shares in percent.
  */
 static const struct unit units[] = {
 	{ "_max_ms", 3, "ms", 1, 1 },
 	{ "_p99_ms", 3, "ms", 1, 1 },
 	{ "_slowest_ms", 3, "ms", 1, 0 },
+	{ "_cpu_ms", 3, "ms", 1, 1 },
+	{ "_bpf_ms", 3, "ms", 1, 1 },
+	{ "_pct", 4, "%", 1, 2 },
 	{ "_ms", 3, "s", 1000, 2 },
 	{ "_mb", 3, "MB", 1, 0 },
 };

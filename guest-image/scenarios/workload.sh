@@ -36,6 +36,10 @@
 #   broken         the invariants oomwatch found broken (when any)
 #   ow_rss_kb ow_lck_kb ow_hwm_kb   oomwatch's resident, locked and peak
 #                  resident memory at the end of the run
+#   ow_cpu_ms ow_wakeups ow_bpf_ms ow_bpf_runs ow_cost_pct   (ow=alt)
+#                  what tracing cost, from oomwatch --cost: its CPU time
+#                  and wakeups, the kernel's time in its BPF programs,
+#                  both times in % of one CPU
 # KTAP: one test per run, "the run completed inside its bound, and
 # oomwatch found no invariant broken": the matrix records outcomes, the
 # verdict on them is the table's.  One exception: in the modes that
@@ -358,6 +362,15 @@ probe_field() {
 	sed -n "s/.* $1=\([0-9.]*\).*/\1/p" /tmp/probe.out 2>/dev/null
 }
 
+# ow_cost_keys FILE: oomwatch --cost's line in FILE as result keys:
+# ow_cpu_ms (its user + system time), ow_wakeups (its context switches),
+# ow_bpf_ms and ow_bpf_runs (the kernel's time in its programs) and
+# ow_cost_pct (both times, in % of one CPU over the traced time).
+ow_cost_keys() {
+	sed -n 's/^oomwatch: cost: .*; user space \([0-9.]*\) ms .*, \([0-9.]*\)% of a CPU, \([0-9]*\) wakeups; bpf \([0-9.]*\) ms in \([0-9]*\) runs .*, \([0-9.]*\)% of a CPU;.*/\1 \2 \3 \4 \5 \6/p' "$1" |
+		awk '{ printf "ow_cpu_ms=%s ow_wakeups=%s ow_bpf_ms=%s ow_bpf_runs=%s ow_cost_pct=%.3f\n", $1, $3, $4, $5, $2 + $6 }'
+}
+
 run_one() {	# run_one WORKLOAD RUN WITH_OOMWATCH
 	local w=$1 run=$2 with=$3 k0 s0 e0 t0 t1 probe rc kills spurious capacity watchdog
 	local lat= tset tkill events assert=na label=$mode name=${ARG_name:-$1}
@@ -371,7 +384,12 @@ run_one() {	# run_one WORKLOAD RUN WITH_OOMWATCH
 	ow-watchdog "${ARG_watchdog:-600}" "$w run $run" &
 	watchdog=$!
 	if [ "$with" = 1 ]; then
-		start_oomwatch --assert || diag "oomwatch did not attach"
+		# The overhead runs measure what tracing costs directly too.
+		if [ "$ow" = alt ]; then
+			start_oomwatch --assert --cost
+		else
+			start_oomwatch --assert
+		fi || diag "oomwatch did not attach"
 		[ "$ow" = alt ] && label=$mode+oomwatch
 	fi
 	ow-probe /tmp/probe.out &
@@ -405,6 +423,7 @@ run_one() {	# run_one WORKLOAD RUN WITH_OOMWATCH
 		events=$(sed -n 's/^oomwatch: \([0-9]*\) events,.*/\1/p' \
 			/tmp/ow.err | tail -n 1)
 		[ -n "$events" ] && EXTRA="events=$events $EXTRA"
+		EXTRA="$EXTRA $(ow_cost_keys /tmp/ow.err)"
 		[ "${ARG_events:-0}" = 1 ] && grep -E \
 			'"type":"(oom_[a-z_]*|thrashing_[a-z]*|unreclaimable_[a-z]*|mark_victim)"' \
 			/tmp/ow.jsonl | head -n 200 | sed 's/^/# event: /'
