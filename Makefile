@@ -132,8 +132,12 @@ $(B)/guest/ow-%: guest-image/workloads/%.c
 	$(CC) $(CFLAGS_GUEST) $< -o $@
 
 # Built out of tree against the cached kernel build, in a copy under
-# $(B) so that the checkout stays clean.
+# $(B) so that the checkout stays clean.  From scratch every time: kbuild's
+# own dependency files name the headers of the kernel build it last used,
+# so after LOCKDEP=1 and back it kept the other kernel's object and the
+# module would not load ("invalid module format").
 $(B)/guest/%.ko: tests/kmod/%.c tests/kmod/Kbuild $(VMLINUX) $(KERNEL_ID)
+	@rm -rf $(B)/kmod
 	@mkdir -p $(B)/kmod $(B)/guest
 	cp tests/kmod/Kbuild tests/kmod/*.c $(B)/kmod/
 	$(MAKE) -s -C $$(scripts/kernel.sh --print-dir $(KERNEL_FLAGS)) \

@@ -350,22 +350,46 @@ static unsigned long status_kb(const char *key)
 	return kb;
 }
 
-/* The time every loaded program of ours ran, since the stats went on. */
+/* One program's share of the BPF time, for the breakdown. */
+struct prog_cost {
+	const char *name;
+	unsigned long long ns, runs;
+};
+
+#define COST_TOP 5	/* programs named in the breakdown */
+
+/*
+ * The time every loaded program of ours ran since the stats went on, and
+ * the COST_TOP programs that took most of it, largest first.
+ */
 static void bpf_run_time(struct live *l, unsigned long long *ns,
-			 unsigned long long *runs)
+			 unsigned long long *runs, struct prog_cost *top)
 {
 	struct bpf_program *prog;
 
 	*ns = *runs = 0;
+	memset(top, 0, COST_TOP * sizeof(*top));
 	bpf_object__for_each_program(prog, l->obj->obj) {
 		struct bpf_prog_info info = {};
 		__u32 len = sizeof(info);
 		int fd = bpf_program__fd(prog);
+		struct prog_cost c;
+		int i;
 
 		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
 			continue;
 		*ns += info.run_time_ns;
 		*runs += info.run_cnt;
+		c = (struct prog_cost){ bpf_program__name(prog),
+					info.run_time_ns, info.run_cnt };
+		/* Insertion into the short sorted list. */
+		for (i = 0; i < COST_TOP && c.runs; i++)
+			if (!top[i].runs || c.ns > top[i].ns) {
+				struct prog_cost t = top[i];
+
+				top[i] = c;
+				c = t;
+			}
 	}
 }
 
@@ -377,7 +401,9 @@ static void bpf_run_time(struct live *l, unsigned long long *ns,
 static void print_cost(struct live *l)
 {
 	unsigned long long wall_us, user_us, sys_us, bpf_ns, bpf_runs;
+	struct prog_cost top[COST_TOP];
 	struct rusage ru;
+	int i;
 
 	if (!l->cli->cost)
 		return;
@@ -385,7 +411,7 @@ static void print_cost(struct live *l)
 	getrusage(RUSAGE_SELF, &ru);
 	user_us = tv_us(&ru.ru_utime) - tv_us(&l->ru_start.ru_utime);
 	sys_us = tv_us(&ru.ru_stime) - tv_us(&l->ru_start.ru_stime);
-	bpf_run_time(l, &bpf_ns, &bpf_runs);
+	bpf_run_time(l, &bpf_ns, &bpf_runs, top);
 	if (!wall_us)
 		wall_us = 1;
 	fprintf(stderr, "oomwatch: cost: %.3f s traced; user space %.1f ms "
@@ -401,6 +427,13 @@ static void print_cost(struct live *l)
 		100.0 * bpf_ns / 1e3 / wall_us,
 		status_kb("VmRSS:"), status_kb("VmLck:"),
 		bpf_map__max_entries(l->obj->maps.events) / 1024);
+	if (!top[0].runs)
+		return;
+	fprintf(stderr, "oomwatch: cost: bpf by program:");
+	for (i = 0; i < COST_TOP && top[i].runs; i++)
+		fprintf(stderr, "%s %s %.1f ms in %llu runs", i ? "," : "",
+			top[i].name, top[i].ns / 1e6, top[i].runs);
+	fprintf(stderr, "\n");
 }
 
 static int setup(struct live *l)

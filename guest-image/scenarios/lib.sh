@@ -6,6 +6,12 @@
 OW_PASS=0
 OW_FAIL=0
 OW_N=0
+# SLOW: what a latency bound is multiplied by.  1, or 3 on a kernel with
+# lockdep (/proc/lockdep): there every lock operation is checked, under
+# TCG a few times slower again, and a run of `make test LOCKDEP=1` is for
+# the locking; the latencies are judged on the kernel that ships.
+SLOW=1
+[ -e /proc/lockdep ] && SLOW=3
 
 ktap_plan() {
 	echo "KTAP version 1"
@@ -481,6 +487,33 @@ swap_on_ok() {
 # result KEY=VALUE...: one machine-readable line for make matrix/bench.
 result() {
 	echo "# result: $*"
+}
+
+# stale_verdicts [FILE]: kswapd's verdicts (oom_grant, oom_defer) that
+# name a request not waiting on that node when they were traced: one
+# never made, or one that had already ended (its veto or fallback, or a
+# kill by it).  The kernel names the oldest request still waiting; a
+# count above 0 is a stale name.  Prints "VERDICTS STALE".
+stale_verdicts() {
+	awk '
+	function num(f,   m) {
+		if (!match($0, "\"" f "\":[0-9]+"))
+			return -1
+		return substr($0, RSTART + length(f) + 3, RLENGTH - length(f) - 3) + 0
+	}
+	function judge(p, n) {
+		if (p == 0)
+			return
+		verdicts++
+		if (!(p in open) || open[p] != n)
+			stale++
+	}
+	/"type":"oom_request"/ { open[num("request_pid")] = num("nid"); next }
+	/"type":"oom_veto"|"type":"oom_fallback"/ { delete open[num("request_pid")]; next }
+	/"type":"mark_victim"/ { delete open[num("pid")]; next }
+	/"type":"oom_grant"/ { judge(num("grant_pid"), num("nid")); next }
+	/"type":"oom_defer"/ { judge(num("request_pid"), num("nid")); next }
+	END { printf "%d %d\n", verdicts, stale }' "${1:-/tmp/ow.jsonl}"
 }
 
 # after_victim_exit [FILE]: the requests still waiting when an OOM victim

@@ -14,7 +14,7 @@
 parse_args
 arbiter=${ARG_arbiter:-1}
 tasks=${ARG_tasks:-32}
-ktap_plan 4
+ktap_plan 5
 arbiter_set "$arbiter" "${ARG_timeout:-5000}" "${ARG_fallback:-15000}"
 ok $? "knobs: vm.oom_arbiter=$arbiter"
 ram_mb=$(awk '/MemTotal/ { print int($2 / 1024) }' /proc/meminfo)
@@ -73,6 +73,13 @@ if [ "$arbiter" = 1 ]; then
 	ok $? "second wave: $1 request(s) waiting at a victim's exit ended at most $2 ms after it (bound 1000), $3 never"
 else
 	ok 0 "second wave # SKIP arbiter off: nobody waits"
+fi
+if [ "$arbiter" = 1 ]; then
+	set -- $(stale_verdicts)
+	[ "$1" -ge 1 ] && [ "$2" -eq 0 ]
+	ok $? "kswapd's $1 verdicts (grants and defers) each named a request still waiting on its node ($2 did not)"
+else
+	ok 0 "verdicts name waiting requests # SKIP arbiter off: no verdicts"
 fi
 [ "$OW_RC" -eq 0 ]
 ok $? "oomwatch --assert: every invariant kept (exit $OW_RC)"
