@@ -17,7 +17,8 @@
 # SEED, MODES (a subset, space-separated), OUT (results directory),
 # ONLY (a subset of the workloads, e.g. "transient overhead"; the other
 # workloads' lines are kept from the last runs file).  The tracing
-# overhead is measured on update ("overhead") and on transient
+# overhead is measured on update ("overhead"; "overhead-null" with the
+# JSON lines to /dev/null) and on transient
 # ("overhead-transient"); what the series costs with every knob off,
 # stock 6.1 against the patched kernel in mode off, on update and oom
 # ("offcost").
@@ -124,6 +125,10 @@ plan_bench() {
 	# (4) tracing overhead: the update and transient workloads in mode
 	# all, every other run without oomwatch.
 	wanted overhead && steps+=("$patched all swap update ow=alt,name=overhead")
+	# The same, with oomwatch's JSON lines to /dev/null instead of the
+	# guest's tmpfs: what tracing costs without what recording costs.
+	wanted overhead-null &&
+		steps+=("$patched all swap update ow=alt,name=overhead-null,owout=null")
 	wanted overhead-transient &&
 		steps+=("$patched all slowswap transient ow=alt,name=overhead-transient")
 	# (5) what the series costs with every knob off: stock 6.1 against

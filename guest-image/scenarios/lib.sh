@@ -48,10 +48,10 @@ wait_for() {
 	return 1
 }
 
-# Start oomwatch in the background writing JSON lines to $1; wait until
-# it has attached.  Sets OW_PID.
+# Start oomwatch in the background writing JSON lines to /tmp/ow.jsonl
+# (or $OW_OUT); wait until it has attached.  Sets OW_PID.
 start_oomwatch() {
-	oomwatch -j "$@" >/tmp/ow.jsonl 2>/tmp/ow.err &
+	oomwatch -j "$@" >"${OW_OUT:-/tmp/ow.jsonl}" 2>/tmp/ow.err &
 	OW_PID=$!
 	wait_for /tmp/ow.err 20 "oomwatch: tracing"
 }
