@@ -377,7 +377,7 @@ ow_cost_keys() {
 run_one() {	# run_one WORKLOAD RUN WITH_OOMWATCH
 	local w=$1 run=$2 with=$3 k0 s0 e0 t0 t1 probe rc kills spurious capacity watchdog
 	local lat= tset tkill events assert=na label=$mode name=${ARG_name:-$1}
-	local broken= verdict
+	local broken= verdict attached
 	DIED= EXTRA= DEMAND_MB=0 CAP_MB=
 	k0=$(vmstat_get oom_kill)
 	s0=$(($(vmstat_get pswpin) + $(vmstat_get pswpout)))
@@ -392,10 +392,13 @@ run_one() {	# run_one WORKLOAD RUN WITH_OOMWATCH
 			: >/tmp/ow.jsonl
 			[ "${ARG_owout:-}" = null ] && OW_OUT=/dev/null
 			start_oomwatch --assert --cost
+			attached=$?
 			OW_OUT=
 		else
 			start_oomwatch --assert
-		fi || diag "oomwatch did not attach"
+			attached=$?
+		fi
+		[ $attached -eq 0 ] || diag "oomwatch did not attach"
 		[ "$ow" = alt ] && label=$mode+oomwatch
 	fi
 	ow-probe /tmp/probe.out &
