@@ -489,18 +489,23 @@ result() {
 	echo "# result: $*"
 }
 
+# JSON_NUM: an awk function for the programs below, put in front of
+# each: num(F), the number in field F of the JSON line at hand, -1 when
+# the line has none.
+JSON_NUM='
+function num(f) {
+	if (!match($0, "\"" f "\":[0-9]+"))
+		return -1
+	return substr($0, RSTART + length(f) + 3, RLENGTH - length(f) - 3) + 0
+}'
+
 # stale_verdicts [FILE]: kswapd's verdicts (oom_grant, oom_defer) that
 # name a request not waiting on that node when they were traced: one
 # never made, or one that had already ended (its veto or fallback, or a
 # kill by it).  The kernel names the oldest request still waiting; a
 # count above 0 is a stale name.  Prints "VERDICTS STALE".
 stale_verdicts() {
-	awk '
-	function num(f,   m) {
-		if (!match($0, "\"" f "\":[0-9]+"))
-			return -1
-		return substr($0, RSTART + length(f) + 3, RLENGTH - length(f) - 3) + 0
-	}
+	awk "$JSON_NUM"'
 	function judge(p, n) {
 		if (p == 0)
 			return
@@ -522,12 +527,7 @@ stale_verdicts() {
 # "WAITING MAX_MS UNRESOLVED": how many waited at an exit, the slowest
 # of them in ms, and how many never ended in the recording.
 after_victim_exit() {
-	awk '
-	function num(f,   m) {
-		if (!match($0, "\"" f "\":[0-9]+"))
-			return -1
-		return substr($0, RSTART + length(f) + 3, RLENGTH - length(f) - 3) + 0
-	}
+	awk "$JSON_NUM"'
 	function ended(p,   d) {
 		if (p in since) {
 			d = (ts - since[p]) / 1000000

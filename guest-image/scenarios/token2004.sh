@@ -66,13 +66,11 @@ diag "the allocator runs as $HOG"
 # token_holder_at NS: the tgid the recording says held the token at
 # ts_ns NS (its last grab or release up to then), empty when nobody did.
 token_holder_at() {
-	awk -v at="$1" '
-		match($0, /"ts_ns":[0-9]+/) == 0 { next }
-		substr($0, RSTART + 8, RLENGTH - 8) + 0 > at { exit }
+	awk -v at="$1" "$JSON_NUM"'
+		(t = num("ts_ns")) < 0 { next }
+		t > at { exit }
 		/"type":"swap_token_release"/ { h = "" }
-		/"type":"swap_token_grab"/ && match($0, /"token_tgid":[0-9]+/) {
-			h = substr($0, RSTART + 13, RLENGTH - 13)
-		}
+		/"type":"swap_token_grab"/ && num("token_tgid") >= 0 { h = num("token_tgid") }
 		END { print h }' /tmp/ow.jsonl
 }
 
@@ -129,14 +127,11 @@ while [ $run -le $runs ]; do
 	holder=$(token_holder_at "${start_ns:-0}")
 	# Times the holder lost the token between the allocator's start and
 	# its end or the first kill (an exit is the kill itself).
-	lost=$(awk -v s="${start_ns:-0}" -v e="${end_ns:-0}" -v u="$upd" '
-		match($0, /"ts_ns":[0-9]+/) == 0 { next }
-		{ t = substr($0, RSTART + 8, RLENGTH - 8) + 0 }
-		t <= s { next }
+	lost=$(awk -v s="${start_ns:-0}" -v e="${end_ns:-0}" -v u="$upd" "$JSON_NUM"'
+		(t = num("ts_ns")) < 0 || t <= s { next }
 		e > 0 && t > e { exit }
 		/"type":"mark_victim"/ { exit }
-		/"type":"swap_token_release"/ &&
-		    index($0, "\"token_tgid\":" u ",") &&
+		/"type":"swap_token_release"/ && num("token_tgid") == u &&
 		    !index($0, "\"reason_name\":\"exit\"") { n++ }
 		END { print n + 0 }' /tmp/ow.jsonl)
 	# With reclaim-side aging, losing the idle holder's token to
