@@ -92,16 +92,50 @@ static __always_inline struct oomwatch_event *reserve(__u32 type)
 }
 
 /*
- * Adaptive wakeup: oomwatch is woken when it has caught up, i.e. for
- * about every record.  Tried: waking it only for a kill, a grant, a
- * fallback or a ring a quarter full, the rest at its 100 ms poll; the
- * tracing overhead on update did not change measurably (+2.0% before,
- * -1.5% after, inside the runs' own spread), and in an OOM storm the
- * consumer fell behind until the ring overflowed (319 records lost).
+ * When to wake oomwatch.  A wakeup per record (the ring buffer's adaptive
+ * default: whenever the consumer has caught up) was most of oomwatch's
+ * cost: about 1100 wakeups in a 10 s update run, about 180 us each under
+ * TCG, 2.6% of a CPU (oomwatch --cost, README).  Now only what a reader
+ * wants to see at once wakes it: a decision (a verdict, a kill, a
+ * fallback, a node's state changing) or a ring filling up; the rest is
+ * collected at its next poll, at most POLL_MS (100 ms) later.  Forced,
+ * not adaptive: with records left unconsumed on purpose the consumer is
+ * behind, and an adaptive wakeup would never come.
+ *
+ * The fill mark is low (about 450 records, 1/32 of the ring) so that in
+ * an OOM storm, where the producers are no longer slowed by a wakeup per
+ * record, the consumer starts draining long before the ring is full: a
+ * quarter (session 7, 1 MB ring) lost 319 records in oom-storm.
  */
+#define RB_WAKE_BYTES	(RB_SIZE / 32)
+
+static __always_inline bool wake_now(__u32 type)
+{
+	switch (type) {
+	case OW_MARK_VICTIM:
+	case OW_TASK_EXIT:
+	case OW_UNRECLAIMABLE_SET:
+	case OW_UNRECLAIMABLE_CLEAR:
+	case OW_OOM_VETO:
+	case OW_OOM_GRANT:
+	case OW_OOM_FALLBACK:
+	case OW_THRASHING_SET:
+	case OW_THRASHING_CLEAR:
+	case OW_THRASH_GRANT:
+	case OW_THRASH_TAKE:
+		return true;
+	}
+	return false;
+}
+
 static __always_inline void submit(struct oomwatch_event *e)
 {
-	bpf_ringbuf_submit(e, 0);
+	__u64 flags = BPF_RB_NO_WAKEUP;
+
+	if (wake_now(e->type) ||
+	    bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= RB_WAKE_BYTES)
+		flags = BPF_RB_FORCE_WAKEUP;
+	bpf_ringbuf_submit(e, flags);
 	count(OW_CNT_EMITTED);
 }
 

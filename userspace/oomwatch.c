@@ -505,6 +505,12 @@ static int trace(struct live *l)
 			break;
 		err = ring_buffer__poll(l->rb, POLL_MS);
 		/*
+		 * Most records do not wake us (oomwatch.bpf.c, submit()):
+		 * what is there when the poll times out is taken here.
+		 */
+		if (err == 0)
+			err = ring_buffer__consume(l->rb);
+		/*
 		 * Not only our SIGINT/SIGTERM (which set exiting): the
 		 * freezer (suspend), SIGSTOP/SIGCONT and the like interrupt
 		 * the wait as well, and tracing must go on after them.

@@ -19,7 +19,7 @@ arbiter_set "$arbiter" "${ARG_timeout:-5000}" "${ARG_fallback:-15000}"
 ok $? "knobs: vm.oom_arbiter=$arbiter"
 ram_mb=$(awk '/MemTotal/ { print int($2 / 1024) }' /proc/meminfo)
 each=$(( (ram_mb + ${ARG_over:-16}) / tasks ))
-start_oomwatch --assert $ARG_flags
+start_oomwatch --assert --cost $ARG_flags
 i=0
 pids=
 while [ $i -lt $tasks ]; do
@@ -84,4 +84,6 @@ fi
 [ "$OW_RC" -eq 0 ]
 ok $? "oomwatch --assert: every invariant kept (exit $OW_RC)"
 grep -i violat /tmp/ow.err | head -n 5 | sed 's/^/# /'
+# How much the storm asked of the ring buffer and of oomwatch.
+grep -E '^oomwatch: ([0-9]+ events|cost: [0-9])' /tmp/ow.err | sed 's/^/# /'
 ktap_done
