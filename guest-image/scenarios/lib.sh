@@ -158,8 +158,17 @@ freeze_hog_mb() {
 	echo $(($(mem_available_mb) - 24))
 }
 
-# freeze_stats LOG T0: the programs' passes ("END_MS PASS_MS" lines of
-# ow-exec-thrash) since T0 (ms of uptime), as result keys:
+# hog_ms KEY LOG: ow-hog's "ow-hog: KEY_ns N" line in LOG (start, full:
+# the hold began, end), in ms of uptime (CLOCK_MONOTONIC, as now_ms);
+# empty when it is not there.
+hog_ms() {
+	sed -n "s/^ow-hog: $1_ns \([0-9]*\)\$/\1/p" "$2" | head -n 1 |
+		awk '{ printf "%d\n", $1 / 1000000 }'
+}
+
+# freeze_stats LOG T0 [T1]: the programs' passes ("END_MS PASS_MS" lines
+# of ow-exec-thrash) that ended after T0 (and before T1, ms of uptime), as
+# result keys:
 #   freeze_ms       first slow pass (over 400 ms, twice the period) began
 #                   to the last slow pass's end: how long the programs
 #                   were frozen (0: never)
@@ -167,8 +176,8 @@ freeze_hog_mb() {
 #   exec_lat        per second since T0, the slowest pass that ended in
 #                   it ('-': none ended): the latency over time
 freeze_stats() {
-	sort -n "$1" | awk -v t0="$2" '
-		$1 < t0 { next }
+	sort -n "$1" | awk -v t0="$2" -v t1="${3:-0}" '
+		$1 < t0 || (t1 > 0 && $1 > t1) { next }
 		{
 			n++; lat[n] = $2
 			if ($2 > max) max = $2

@@ -54,7 +54,7 @@ ok $? "knobs: vm.oom_arbiter=1, thrash rule off, vm.oom_thrash_timeout_ms=$timeo
 # One freeze: the programs, then the hog for $1 s.  Sets HOG, HOG_RC,
 # STATS (freeze_stats) and leaves the recording in /tmp/ow.jsonl.
 freeze_run() {
-	local thr size t0
+	local thr size t0 full end
 	start_oomwatch --assert || diag "oomwatch did not attach"
 	freeze_programs || return 1
 	thr=$FREEZE_PROGRAMS
@@ -71,7 +71,17 @@ freeze_run() {
 	sleep 1
 	stop_oomwatch
 	STATS=$(freeze_stats /tmp/exec-lat.log "$t0")
-	echo "# result: scenario=thrash rule=$2 hog_mb=$size hog_rc=$HOG_RC kills=$(count_events /tmp/ow.jsonl mark_victim) $STATS oomwatch_rc=$OW_RC"
+	# The passes of the hold alone: a frozen pass is long (0.7 s here,
+	# 2.2 s on a lockdep kernel), so the fast passes while the hog grows
+	# and in the 3 s after it can outnumber the hold's slow ones (on the
+	# lockdep kernel 27 of 41: a median of 2 ms over the whole run).
+	# Empty when the hog never held (killed while it grew).
+	full=$(hog_ms full /tmp/hog.log)
+	end=$(hog_ms end /tmp/hog.log)
+	HOLD_P50=
+	[ -n "$full" ] && HOLD_P50=$(freeze_stats /tmp/exec-lat.log \
+		"$full" "${end:-0}" | sed -n 's/.*exec_p50_ms=\([0-9]*\).*/\1/p')
+	echo "# result: scenario=thrash rule=$2 hog_mb=$size hog_rc=$HOG_RC kills=$(count_events /tmp/ow.jsonl mark_victim) $STATS hold_p50_ms=${HOLD_P50:--1} oomwatch_rc=$OW_RC"
 }
 
 taker() {	# the task that took the thrash grant: "comm(pid)"
@@ -87,11 +97,11 @@ stat_of() {	# stat_of KEY: from STATS
 freeze_run "$hold_off" off
 [ "$HOG_RC" -eq 0 ] && [ "$(count_events /tmp/ow.jsonl mark_victim)" -eq 0 ]
 ok $? "rule off: nobody killed in ${hold_off} s of holding (hog exit $HOG_RC)"
-# Frozen: half their passes at least twice their 200 ms period, for all
-# but the first 5 s of the hold.
-[ "$(stat_of exec_p50_ms)" -ge 400 ] &&
+# Frozen: half their passes during the hold at least twice their 200 ms
+# period, and slow passes for all but the first 5 s of the hold.
+[ "${HOLD_P50:-0}" -ge 400 ] &&
 	[ "$(stat_of freeze_ms)" -ge $(((hold_off - 5) * 1000)) ]
-ok $? "rule off: the programs froze (median pass $(stat_of exec_p50_ms) ms, want >= 400; frozen $(stat_of freeze_ms) ms, want >= $(((hold_off - 5) * 1000)))"
+ok $? "rule off: the programs froze (median pass during the hold ${HOLD_P50:-?} ms, want >= 400; frozen $(stat_of freeze_ms) ms, want >= $(((hold_off - 5) * 1000)))"
 cp /tmp/ow.jsonl /tmp/ow-off.jsonl
 
 # 2. The rule on.
@@ -132,8 +142,8 @@ kill_after_start=-1 grant_to_kill=-1
 [ -n "$t_grant" ] && [ -n "$t_kill" ] &&
 	grant_to_kill=$(ms_between "$t_grant" "$t_kill")
 echo "# result: scenario=thrash rule=on grant_to_kill_ms=$grant_to_kill kill_after_window_start_ms=$kill_after_start taker=$(taker)"
-[ "$kill_after_start" -ge 0 ] && [ "$kill_after_start" -le $((timeout + 1000)) ]
-ok $? "rule on: the hog killed $kill_after_start ms after the first thrashing window began (want <= $((timeout + 1000)); grant $since_start ms, kill $grant_to_kill ms after it, taken by $(taker))"
+[ "$kill_after_start" -ge 0 ] && [ "$kill_after_start" -le $((timeout + 1000 * SLOW)) ]
+ok $? "rule on: the hog killed $kill_after_start ms after the first thrashing window began (want <= $((timeout + 1000 * SLOW)); grant $since_start ms, kill $grant_to_kill ms after it, taken by $(taker))"
 # After the kill the programs keep their period: their last passes.
 tail -n 5 /tmp/exec-lat.log | awk '$2 >= 200 { slow++ } END { exit slow > 0 }'
 ok $? "rule on: the programs run at their pace again (last 5 passes: $(tail -n 5 /tmp/exec-lat.log | awk '{ printf "%s ", $2 }')ms)"
@@ -157,8 +167,8 @@ kill_after_start=-1
 echo "# result: scenario=thrash rule=again grant_after_window_start_ms=$since_start kill_after_window_start_ms=$kill_after_start taker=$(taker)"
 [ -n "$t_set" ] && [ "$since_start" -ge "$timeout" ] &&
 	[ "$kill_after_start" -ge 0 ] &&
-	[ "$kill_after_start" -le $((timeout + 1000)) ]
-ok $? "again: a new thrashing_set, the grant $since_start ms after its window began (want >= $timeout), the kill $kill_after_start ms (want <= $((timeout + 1000)))"
+	[ "$kill_after_start" -le $((timeout + 1000 * SLOW)) ]
+ok $? "again: a new thrashing_set, the grant $since_start ms after its window began (want >= $timeout), the kill $kill_after_start ms (want <= $((timeout + 1000 * SLOW)))"
 [ "$HOG_RC" -eq 137 ] && [ "$OW_RC" -eq 0 ]
 ok $? "again: the hog killed (exit $HOG_RC), every invariant kept (exit $OW_RC)"
 
@@ -186,9 +196,9 @@ grep '"type":"oom_fallback"' /tmp/ow.jsonl | head -n 1 |
 	grep -q '"reason":19,' &&
 	! grep -q '"type":"oom_grant"' /tmp/ow.jsonl
 ok $? "no relief: the OOM request took the stock path at once (oom_fallback reason 19, no_relief; no grant awaited)"
-[ "$HOG_RC" -eq 137 ] && [ "$req_to_kill" -ge 0 ] && [ "$req_to_kill" -le 1000 ] &&
+[ "$HOG_RC" -eq 137 ] && [ "$req_to_kill" -ge 0 ] && [ "$req_to_kill" -le $((1000 * SLOW)) ] &&
 	[ "$OW_RC" -eq 0 ]
-ok $? "no relief: the hog killed $req_to_kill ms after the first request (want <= 1000; hog exit $HOG_RC), every invariant kept (exit $OW_RC)"
+ok $? "no relief: the hog killed $req_to_kill ms after the first request (want <= $((1000 * SLOW)); hog exit $HOG_RC), every invariant kept (exit $OW_RC)"
 
 # 5. A file larger than memory read over and over: no freeze, no kill.
 stream_file

@@ -126,6 +126,8 @@ int main(int argc, char **argv)
 		if (delay_ms)
 			usleep(delay_ms * 1000);
 	}
+	/* The hold begins: a freeze is judged from here (thrash.sh). */
+	printf("ow-hog: full_ns %llu\n", now_ns());
 	end = time(NULL) + hold;
 	while (idle && time(NULL) < end)
 		sleep(1);
