@@ -117,10 +117,14 @@ kst_rc=$?
 # run's.  If the last run failed it too, its verdict is the probe's: a
 # SKIP when the probe saw the fill outlast the case's wait (the case's
 # race) and memory.reclaim then did what the case wants; else not ok.
+# reclaim_failed_alone: the last run's only failed case is test_memcg_reclaim
+reclaim_failed_alone() {
+	[ "$(sed -n 's/^not ok [0-9]* //p' /tmp/kst.log)" = test_memcg_reclaim ]
+}
 tries=1
 PROBE_RACE=0 PROBE_OK=0
 while [ $kst_rc -ne 0 ] && [ $tries -lt 3 ] &&
-      [ "$(sed -n 's/^not ok [0-9]* //p' /tmp/kst.log)" = test_memcg_reclaim ]; do
+      reclaim_failed_alone; do
 	diag "run $tries: test_memcg_reclaim failed alone; test_memcontrol again"
 	reclaim_probe
 	tries=$((tries + 1))
@@ -129,7 +133,7 @@ while [ $kst_rc -ne 0 ] && [ $tries -lt 3 ] &&
 done
 raced=0
 if [ $kst_rc -ne 0 ] &&
-   [ "$(sed -n 's/^not ok [0-9]* //p' /tmp/kst.log)" = test_memcg_reclaim ]; then
+   reclaim_failed_alone; then
 	reclaim_probe
 	[ $PROBE_RACE = 1 ] && [ $PROBE_OK = 1 ] && raced=1
 fi
