@@ -55,7 +55,7 @@ USERSPACE_SRCS := userspace/oomwatch.c userspace/cli.c userspace/session.c \
 	userspace/stats.c userspace/episodes.c
 WORKLOADS := $(B)/guest/ow-hog $(B)/guest/ow-bystander $(B)/guest/ow-updater \
 	$(B)/guest/ow-probe $(B)/guest/ow-forkstorm $(B)/guest/ow-exec-thrash \
-	$(B)/guest/ow-watchdog $(B)/guest/ow-reclaim \
+	$(B)/guest/ow-watchdog $(B)/guest/ow-reclaim $(B)/guest/ow-mmap-read \
 	$(B)/guest/guest-exit
 # Third-party programs in the image: earlyoom (bench), and the kernel
 # tree's own memcg selftest.  stress-ng goes in a separate layer.
@@ -69,14 +69,14 @@ NOHANG_DEBS := nohang python3.11-minimal libpython3.11-minimal \
 KMODS := $(B)/guest/ow_alloc.ko
 
 .PHONY: all deps kernel stock-kernel oomwatch image nohang-image run test \
-	check checkpatch matrix bench soak clean help
+	check checkpatch check-configs matrix bench soak clean help
 
 all: oomwatch image
 
 help:
 	@sed -n '2,12p' Makefile | sed 's/^# \{0,1\}//'
 	@echo "targets: deps kernel oomwatch image nohang-image run test check"
-	@echo "         checkpatch matrix bench soak stock-kernel clean"
+	@echo "         checkpatch check-configs matrix bench soak stock-kernel clean"
 	@echo "variables: OOMWATCH_CACHE=$(OOMWATCH_CACHE) LOCKDEP=0|1"
 	@echo "           REPEAT=N SEED=$(SEED) (make test, matrix, bench)"
 	@echo "           SOAK_S=$(SOAK_S) SOAK_SWAP=$(SOAK_SWAP) (make soak)"
@@ -231,6 +231,11 @@ check: deps
 
 checkpatch: deps
 	@scripts/checkpatch-series.sh
+
+# Every patch builds with SWAP, NUMA, MEMCG, CPUSETS, LRU_GEN, SYSCTL off
+# (objects, about 40 min cold): not part of make test.
+check-configs: deps
+	@scripts/check-configs.sh
 
 test: image
 	@tests/run.sh

@@ -551,43 +551,6 @@ int BPF_PROG(oom_grant, int nid, pid_t pid,
  * then leaves the programs unloaded (preflight.c: optional).
  */
 
-static __always_inline int thrash_event(__u32 type, int nid,
-					unsigned int duration_ms,
-					unsigned long refaulted,
-					unsigned long reclaimed,
-					unsigned int window_ms, int reason)
-{
-	struct oomwatch_event *e = reserve(type);
-
-	if (!e)
-		return 0;
-	e->thrash.nid = nid;
-	e->thrash.duration_ms = duration_ms;
-	e->thrash.refaulted = refaulted;
-	e->thrash.reclaimed = reclaimed;
-	e->thrash.window_ms = window_ms;
-	e->thrash.reason = reason;
-	submit(e);
-	return 0;
-}
-
-SEC("tp_btf/thrashing_set")
-int BPF_PROG(thrashing_set, int nid, unsigned long refaulted,
-	     unsigned long reclaimed, unsigned int window_ms)
-{
-	return thrash_event(OW_THRASHING_SET, nid, 0, refaulted, reclaimed,
-			    window_ms, 0);
-}
-
-SEC("tp_btf/thrashing_clear")
-int BPF_PROG(thrashing_clear, int nid, unsigned int duration_ms,
-	     unsigned long refaulted, unsigned long reclaimed,
-	     unsigned int window_ms, int reason)
-{
-	return thrash_event(OW_THRASHING_CLEAR, nid, duration_ms, refaulted,
-			    reclaimed, window_ms, reason);
-}
-
 /*
  * The thrash rule's evidence, read with CO-RE relocations against the
  * kernel's struct oom_arbiter_thrash_snapshot: only the fields used are
@@ -601,13 +564,53 @@ struct oom_arbiter_thrash_snapshot___ow {
 	unsigned long swap_free;
 	unsigned long swap_total;
 	unsigned long refaulted;
+	unsigned long faulted;
+	unsigned long near;
 	unsigned long reclaimed;
+	unsigned long anon;
+	unsigned int window_ms;
 	int nr_zones;
 	struct {
 		unsigned long free;
 		unsigned long high;
 	} zone[OOMWATCH_THRASH_ZONES];
 } __attribute__((preserve_access_index));
+
+static __always_inline int
+thrash_event(__u32 type, int nid, unsigned int duration_ms,
+	     struct oom_arbiter_thrash_snapshot___ow *snap, int reason)
+{
+	struct oomwatch_event *e = reserve(type);
+
+	if (!e)
+		return 0;
+	e->thrash.nid = nid;
+	e->thrash.duration_ms = duration_ms;
+	e->thrash.refaulted = BPF_CORE_READ(snap, refaulted);
+	e->thrash.faulted = BPF_CORE_READ(snap, faulted);
+	e->thrash.near = BPF_CORE_READ(snap, near);
+	e->thrash.reclaimed = BPF_CORE_READ(snap, reclaimed);
+	e->thrash.anon = BPF_CORE_READ(snap, anon);
+	e->thrash.window_ms = BPF_CORE_READ(snap, window_ms);
+	e->thrash.reason = reason;
+	submit(e);
+	return 0;
+}
+
+SEC("tp_btf/thrashing_set")
+int BPF_PROG(thrashing_set, int nid,
+	     struct oom_arbiter_thrash_snapshot___ow *snap)
+{
+	return thrash_event(OW_THRASHING_SET, nid, 0, snap, 0);
+}
+
+SEC("tp_btf/thrashing_clear")
+int BPF_PROG(thrashing_clear, int nid, unsigned int duration_ms,
+	     struct oom_arbiter_thrash_snapshot___ow *snap, int reason)
+{
+	return thrash_event(OW_THRASHING_CLEAR, nid, duration_ms, snap,
+			    reason);
+}
 
 #define THRASH_ZONE(e, snap, n, i)					\
 	do {								\
@@ -631,7 +634,11 @@ int BPF_PROG(oom_thrash_grant, int nid,
 	e->thrash_grant.nid = nid;
 	e->thrash_grant.thrashing_ms = BPF_CORE_READ(snap, thrashing_ms);
 	e->thrash_grant.refaulted = BPF_CORE_READ(snap, refaulted);
+	e->thrash_grant.faulted = BPF_CORE_READ(snap, faulted);
+	e->thrash_grant.near = BPF_CORE_READ(snap, near);
 	e->thrash_grant.reclaimed = BPF_CORE_READ(snap, reclaimed);
+	e->thrash_grant.anon = BPF_CORE_READ(snap, anon);
+	e->thrash_grant.window_ms = BPF_CORE_READ(snap, window_ms);
 	e->thrash_grant.swap_free = BPF_CORE_READ(snap, swap_free);
 	e->thrash_grant.swap_total = BPF_CORE_READ(snap, swap_total);
 	n = BPF_CORE_READ(snap, nr_zones);

@@ -22,9 +22,12 @@
  * Bumped whenever a field is added or changes meaning; written into every
  * JSON line.  2: oom_request carries the requester's memcg_id, and
  * "memcg" lines name memcg ids by cgroup path.  3: the thrash rule's four
- * events and its two sysctls in the header (docs/trace-format.md).
+ * events and its two sysctls in the header (docs/trace-format.md).  4: the
+ * thrash windows and grants carry what the rule judges: the refaults read
+ * by page faults ("faulted"), those within a kill's reach ("near"), the
+ * node's anonymous pages; the grant its window's length.
  */
-#define OOMWATCH_FORMAT_VERSION	3
+#define OOMWATCH_FORMAT_VERSION	4
 
 enum oomwatch_event_type {
 	/* Existing kernel tracepoints */
@@ -114,6 +117,8 @@ enum oomwatch_verdict_reason {
 	OW_STOCK_NO_RELIEF = 19,	/* fallback, thrash rule on: no swap
 					 * and no I/O in flight can relieve
 					 * the node, so no wait */
+	OW_THRASH_NO_VICTIM = 20,	/* veto: a thrash grant found nobody
+					 * to kill, and is dropped */
 };
 
 /* Which out_of_memory() the victim came from (seen at its entry). */
@@ -234,6 +239,10 @@ struct oomwatch_event {
 			__u32 window_ms;	/* the window judged */
 			__u64 refaulted;	/* its file refaults */
 			__u64 reclaimed;	/* pages global reclaim took */
+			__u64 faulted;		/* refaults read by a fault (v4) */
+			__u64 near;		/* of those, within a kill's
+						 * reach: what the rule judges */
+			__u64 anon;		/* the node's anon pages */
 		} thrash;
 		struct {
 			__s32 nid;
@@ -241,6 +250,11 @@ struct oomwatch_event {
 						 * last thrash grant */
 			__u64 refaulted;	/* in the last window */
 			__u64 reclaimed;
+			__u64 faulted;		/* as for thrash (v4) */
+			__u64 near;
+			__u64 anon;
+			__u32 window_ms;	/* the last window's length */
+			__u32 pad2;
 			__u64 swap_free;	/* pages */
 			__u64 swap_total;
 			__u32 nr_zones;		/* valid entries in zone[] */

@@ -127,7 +127,7 @@ guest memcg-kselftest memcg-kselftest 512 420 0 --swap 512 --data 256 --append o
 guest memcg-kselftest-stock memcg-kselftest 512 420 0 --swap 512 --data 256 --append ow.args=arbiter=0
 guest tracefs tracefs 256 300 0 --swap 512
 guest forkstorm-filethrash workload 256 420 0 --swap 512 --data 128 --append ow.args=w=forkstorm+filethrash,mode=all,seed=$seed
-guest thrash thrash 256 300 0 --data 512 --append ow.args=timeout=5000,hold=60,hold_off=30,stream=30
+guest thrash thrash 256 480 0 --data 512 --append ow.args=timeout=5000,hold=60,hold_off=30,stream=30
 # The runner's failure paths: each must be caught inside its limit.
 guest selftest-panic selftest-panic 128 60 2
 guest selftest-hang selftest-hang 128 15 3

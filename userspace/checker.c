@@ -741,6 +741,39 @@ bool ow_swap_cannot_help(__u64 free, __u64 total)
 	return !total || free < total / 32 + (total % 32 != 0);
 }
 
+/*
+ * The grant's last window, as the kernel judged it (format 4 and later:
+ * a version 3 grant has window_ms 0 and no such evidence): a node that
+ * thrashes stays so while the refaults a kill could end (near, a part of
+ * the faulted refaults, themselves a part of all) come to more than a
+ * quarter of what reclaim took, and both to half the floor of 4 MB a
+ * second or more, in a window of at most 2 s (mm/oom_arbiter.c,
+ * oom_arbiter_thrash_window()).  Pages of 4 KiB, as on x86-64.
+ */
+static void thrash_window_reasons(const struct oomwatch_event *ev, char *why,
+				  size_t size)
+{
+	const unsigned long long floor_per_s = (4ULL << 20) / 4096;
+	unsigned long long near = ev->thrash_grant.near;
+	unsigned long long reclaimed = ev->thrash_grant.reclaimed;
+	__u32 window = ev->thrash_grant.window_ms;
+	unsigned long long floor = floor_per_s * window / 1000;
+
+	if (!window)
+		return;
+	if (window > 2 * OW_THRASH_WINDOW_MS)
+		add_reason(why, size, "its last window lasted %u ms (reclaim paused: more than %d ms is never thrashing)",
+			   window, 2 * OW_THRASH_WINDOW_MS);
+	if (near > ev->thrash_grant.faulted ||
+	    ev->thrash_grant.faulted > ev->thrash_grant.refaulted)
+		add_reason(why, size, "its counts do not nest: near %llu <= faulted %llu <= refaulted %llu",
+			   near, (unsigned long long)ev->thrash_grant.faulted,
+			   (unsigned long long)ev->thrash_grant.refaulted);
+	if (near * 4 <= reclaimed || near * 2 < floor || reclaimed * 2 < floor)
+		add_reason(why, size, "its last window did not thrash: %llu near refaults against %llu pages reclaimed in %u ms (the rule wants near > reclaimed / 4, both >= %llu)",
+			   near, reclaimed, window, (floor + 1) / 2);
+}
+
 static void check_thrash_rule(struct ow_checker *c,
 			      const struct oomwatch_event *ev)
 {
@@ -760,6 +793,7 @@ static void check_thrash_rule(struct ow_checker *c,
 		add_reason(why, sizeof(why), "victim pid %u (%s) of mark_victim seq %llu is alive",
 			   st->alive.pid, comm_text(st->alive.comm).s,
 			   st->alive.seq);
+	thrash_window_reasons(ev, why, sizeof(why));
 	if (why[0])
 		violation(c, OW_INV_THRASH_RULE, ev->seq, ev->ts_ns,
 			  "oom_thrash_grant seq %llu at %s on node %d breaks the thrash rule: %s",

@@ -86,9 +86,13 @@
  *                           thrashing_clear with no set since; a node
  *                           with no recorded set or clear is trusted),
  *                           only when swap cannot help (swap_total 0, or
- *                           swap_free * 32 < swap_total), and never while
+ *                           swap_free * 32 < swap_total), never while
  *                           a victim of any OOM lives (from its
- *                           mark_victim to its exit or reaping).
+ *                           mark_victim to its exit or reaping), and (a
+ *                           format 4 grant) on a last window that
+ *                           thrashed: at most 2 s, near <= faulted <=
+ *                           refaulted, near > reclaimed / 4, both at
+ *                           least half of 4 MB a second.
  *  9 one_take_per_grant     thrash rule on: at most one thrash grant
  *                           outstanding per node (no second before a take
  *                           on the node or its thrashing_clear), and
@@ -133,6 +137,8 @@ enum ow_invariant {
  * interval; two ticks at HZ=100, the coarsest CONFIG_HZ, are 20 ms.
  */
 #define OW_JIFFY_TOLERANCE_MS	20
+/* The kernel's thrash window (OOM_THRASH_WINDOW_MS). */
+#define OW_THRASH_WINDOW_MS	1000
 
 /* "no_kill_without_grant" etc.; NULL for an id out of range. */
 const char *ow_invariant_name(int inv);

@@ -416,6 +416,16 @@ static void on_fallback(struct ow_episodes *m, const struct oomwatch_event *ev)
  */
 static void on_veto(struct ow_episodes *m, const struct oomwatch_event *ev)
 {
+	/*
+	 * A thrash take whose out_of_memory() found nobody to kill: its
+	 * permit is spent, and no request of the taker's is concerned.
+	 */
+	if (ev->request.reason == OW_THRASH_NO_VICTIM) {
+		if (m->permit.type == OW_THRASH_TAKE &&
+		    m->permit.pid == ev->request.pid)
+			m->permit = (struct ow_ep_permit){ 0 };
+		return;
+	}
 	end_pid(m, ev->request.pid, OW_END_VERDICT);
 	if (ev->request.reason == OW_RULE_EPISODE_OPEN)
 		return;

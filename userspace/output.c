@@ -739,6 +739,27 @@ static const char *thrash_clear_text(unsigned int r)
 	}
 }
 
+/*
+ * A thrash window's counts.  Format 4 tells which refaults the rule
+ * judges: those page faults read (faulted), within the node's anonymous
+ * pages of refault distance (near); a version 3 recording has neither.
+ */
+static void window_counts(FILE *f, __u64 refaulted, __u64 faulted, __u64 near,
+			  __u64 anon, __u64 reclaimed)
+{
+	if (!faulted && !anon) {
+		fprintf(f, "%llu file refaults, %llu pages reclaimed",
+			(unsigned long long)refaulted,
+			(unsigned long long)reclaimed);
+		return;
+	}
+	fprintf(f, "%llu near refaults (of %llu faulted, %llu file refaults; "
+		"near: within the node's %llu anon pages), %llu pages reclaimed",
+		(unsigned long long)near, (unsigned long long)faulted,
+		(unsigned long long)refaulted, (unsigned long long)anon,
+		(unsigned long long)reclaimed);
+}
+
 static void on_thrashing(struct ow_out *o, const struct oomwatch_event *ev,
 			 bool show)
 {
@@ -749,11 +770,12 @@ static void on_thrashing(struct ow_out *o, const struct oomwatch_event *ev,
 		return;
 	if (ev->type == OW_THRASHING_SET) {
 		prefix(o, ev->ts_ns, "THRASHING");
-		fprintf(f, "node %d: a %u ms window of reclaim thrashed: %llu "
-			"file refaults, %llu pages reclaimed\n",
-			ev->thrash.nid, ev->thrash.window_ms,
-			(unsigned long long)ev->thrash.refaulted,
-			(unsigned long long)ev->thrash.reclaimed);
+		fprintf(f, "node %d: a %u ms window of reclaim thrashed: ",
+			ev->thrash.nid, ev->thrash.window_ms);
+		window_counts(f, ev->thrash.refaulted, ev->thrash.faulted,
+			      ev->thrash.near, ev->thrash.anon,
+			      ev->thrash.reclaimed);
+		fputc('\n', f);
 		return;
 	}
 	prefix(o, ev->ts_ns, "NOT THRASHING");
@@ -761,11 +783,13 @@ static void on_thrashing(struct ow_out *o, const struct oomwatch_event *ev,
 		ev->thrash.nid, ev->thrash.duration_ms,
 		ow_thrash_clear_reason_name(ev->thrash.reason),
 		thrash_clear_text(ev->thrash.reason));
-	if (ev->thrash.reason == OW_THRASH_CALM)
-		fprintf(f, " (%u ms: %llu refaults, %llu pages reclaimed)",
-			ev->thrash.window_ms,
-			(unsigned long long)ev->thrash.refaulted,
-			(unsigned long long)ev->thrash.reclaimed);
+	if (ev->thrash.reason == OW_THRASH_CALM) {
+		fprintf(f, " (%u ms: ", ev->thrash.window_ms);
+		window_counts(f, ev->thrash.refaulted, ev->thrash.faulted,
+			      ev->thrash.near, ev->thrash.anon,
+			      ev->thrash.reclaimed);
+		fputc(')', f);
+	}
 	if (th->granted)
 		fprintf(f, "; THRASH GRANT seq %llu dropped, not taken",
 			th->grant_seq);
@@ -786,9 +810,12 @@ static void thrash_evidence(struct ow_out *o, const struct oomwatch_event *ev)
 		fprintf(f, " (timeout %d)%s", timeout,
 			timeout >= 0 && ev->thrash_grant.thrashing_ms <
 			(__u32)timeout ? " (!)" : "");
-	fprintf(f, ", last window %llu refaults, %llu pages reclaimed",
-		(unsigned long long)ev->thrash_grant.refaulted,
-		(unsigned long long)ev->thrash_grant.reclaimed);
+	fprintf(f, ", last window ");
+	if (ev->thrash_grant.window_ms)
+		fprintf(f, "%u ms ", ev->thrash_grant.window_ms);
+	window_counts(f, ev->thrash_grant.refaulted, ev->thrash_grant.faulted,
+		      ev->thrash_grant.near, ev->thrash_grant.anon,
+		      ev->thrash_grant.reclaimed);
 	if (!total)
 		fprintf(f, ", no swap");
 	else

@@ -97,6 +97,7 @@ static const char *const verdict_names[] = {
 	[OW_THRASH_SWAP_FREE]		= "swap_free",
 	[OW_THRASH_ABOVE_HIGH]		= "above_high",
 	[OW_STOCK_NO_RELIEF]		= "no_relief",
+	[OW_THRASH_NO_VICTIM]		= "no_victim",
 };
 
 static const char *const thrash_clear_names[] = {
@@ -346,6 +347,9 @@ static const struct field thrash_set_fields[] = {
 	FLD("window_ms", thrash.window_ms, F_U32),
 	FLD("refaulted", thrash.refaulted, F_U64),
 	FLD("reclaimed", thrash.reclaimed, F_U64),
+	FLD_SINCE("faulted", thrash.faulted, F_U64, 4),
+	FLD_SINCE("near", thrash.near, F_U64, 4),
+	FLD_SINCE("anon", thrash.anon, F_U64, 4),
 };
 
 /* The checker's rules tell calm from disabled: no other value is read. */
@@ -357,6 +361,9 @@ static const struct field thrash_clear_fields[] = {
 	FLD("window_ms", thrash.window_ms, F_U32),
 	FLD("refaulted", thrash.refaulted, F_U64),
 	FLD("reclaimed", thrash.reclaimed, F_U64),
+	FLD_SINCE("faulted", thrash.faulted, F_U64, 4),
+	FLD_SINCE("near", thrash.near, F_U64, 4),
+	FLD_SINCE("anon", thrash.anon, F_U64, 4),
 };
 
 /* Followed by "zones", as oom_grant's, with "high" for "min". */
@@ -365,6 +372,10 @@ static const struct field thrash_grant_fields[] = {
 	FLD("thrashing_ms", thrash_grant.thrashing_ms, F_U32),
 	FLD("refaulted", thrash_grant.refaulted, F_U64),
 	FLD("reclaimed", thrash_grant.reclaimed, F_U64),
+	FLD_SINCE("faulted", thrash_grant.faulted, F_U64, 4),
+	FLD_SINCE("near", thrash_grant.near, F_U64, 4),
+	FLD_SINCE("anon", thrash_grant.anon, F_U64, 4),
+	FLD_SINCE("window_ms", thrash_grant.window_ms, F_U32, 4),
 	FLD("swap_free", thrash_grant.swap_free, F_U64),
 	FLD("swap_total", thrash_grant.swap_total, F_U64),
 	FLD("nr_zones", thrash_grant.nr_zones, F_U32),

@@ -31,15 +31,32 @@
 #     no swap: its refaults match what reclaim takes, as in the freeze,
 #     but they come through read(), not page faults: no thrashing_set,
 #     no grant, nobody killed.
+#  6. a big mapped reader, the rule on: the same file read through a
+#     shared mapping (ow-mmap-read), in order then at random pages, STREAM
+#     s each, no swap, as a database larger than memory reads it (sqlite
+#     with mmap_size, LMDB): every page a major fault, refaulting as much
+#     as the freeze, but from further away than anything a kill could
+#     free: no thrashing_set, no grant, the reader never killed.
+#  7. vm.panic_on_oom=1, the rule on, a freeze: a thrash kill is not an
+#     OOM: the hog is killed, the kernel does not panic, and its log says
+#     the kill was for thrashing.
+#  8. a memory cgroup that thrashes inside its own memory.max (the
+#     programs of the freeze with 24 MB for their 48 MB), beside global
+#     reclaim of about 8 MB a second (a reader of the big file): the
+#     cgroup's refaults are not the node's evidence: no thrashing_set, no
+#     grant, nobody killed.
 #
 # OW_ARGS: timeout=MS hold=S hold_off=S stream=S (needs --data > RAM + 64)
+#          panic=0 skips part 7 (on a kernel that would panic there, so
+#          that part 8 still runs)
 . /scenarios/lib.sh
 parse_args
 timeout=${ARG_timeout:-5000}
 hold=${ARG_hold:-60}
 hold_off=${ARG_hold_off:-30}
 stream=${ARG_stream:-30}
-ktap_plan 17
+panic=${ARG_panic:-1}
+ktap_plan 25
 
 [ -e /proc/sys/vm/oom_arbiter_thrash ]
 ok $? "the kernel has the thrash rule (vm.oom_arbiter_thrash)" || {
@@ -220,4 +237,76 @@ ok $? "stream: $STREAM_MB MB read $passes times in $ms ms (want 2 or more: every
 [ "$kills" -eq 0 ] && ! grep -qE '"type":"(thrashing_set|oom_thrash_grant)"' /tmp/ow.jsonl &&
 	[ "$OW_RC" -eq 0 ]
 ok $? "stream: no thrashing_set, no thrash grant, nobody killed ($kills), every invariant kept (exit $OW_RC)"
+
+# 6. The same file through a shared mapping: every page a major fault.
+half=$(((stream + 1) / 2))
+start_oomwatch --assert || diag "oomwatch did not attach"
+k0=$(vmstat_get oom_kill)
+fault_rates_start
+ow-mmap-read "$STREAM_FILE" "$half" >/tmp/mmr-seq.log 2>&1
+seq_rc=$?
+ow-mmap-read -r "$STREAM_FILE" "$half" >/tmp/mmr-rand.log 2>&1
+rand_rc=$?
+rates=$(fault_rates)
+sleep 1
+stop_oomwatch
+kills=$(($(vmstat_get oom_kill) - k0))
+echo "# result: scenario=thrash rule=mmap stream_mb=$STREAM_MB seq_rc=$seq_rc rand_rc=$rand_rc $(cat /tmp/mmr-seq.log | tr '\n' ' ')/ $(cat /tmp/mmr-rand.log | tr '\n' ' ') $rates kills=$kills"
+grep -E '"type":"(thrashing_[a-z]*|oom_thrash_[a-z]*)"' /tmp/ow.jsonl | head -n 4 | sed 's/^/# /'
+[ "$seq_rc" -eq 0 ] && [ "$rand_rc" -eq 0 ] && [ "$kills" -eq 0 ]
+ok $? "mmap: the reader of $STREAM_MB MB through a mapping, in order and at random, $half s each, never killed (exit $seq_rc, $rand_rc; kills $kills)"
+! grep -qE '"type":"(thrashing_set|oom_thrash_grant)"' /tmp/ow.jsonl && [ "$OW_RC" -eq 0 ]
+ok $? "mmap: no thrashing_set, no thrash grant, every invariant kept (exit $OW_RC)"
+
+# 7. panic_on_oom: a thrash kill is not an OOM.
+if [ "$panic" = 1 ]; then
+	dmesg -c >/dev/null 2>&1
+	sysctl_write panic_on_oom 1
+	ok $? "vm.panic_on_oom=1"
+	freeze_run "$hold" panic_on_oom
+	sysctl_write panic_on_oom 0
+	[ "$HOG_RC" -eq 137 ] && [ "$(victim_pids)" = "$HOG " ] && [ "$OW_RC" -eq 0 ]
+	ok $? "panic_on_oom=1: no panic, the hog ($HOG), only it, killed (victims: $(victim_pids), hog exit $HOG_RC), every invariant kept (exit $OW_RC)"
+	dmesg | grep -E 'oom_arbiter: node|Out of memory \(thrashing\)' | head -n 2 | sed 's/^/# /'
+	dmesg | grep -q 'oom_arbiter: node [0-9]* thrashing' &&
+		dmesg | grep -q 'Out of memory (thrashing): Killed process'
+	ok $? "panic_on_oom=1: the kernel log says the kill was for thrashing, and why"
+else
+	for t in 1 2 3; do ok 0 "panic_on_oom: # SKIP panic=0"; done
+fi
+
+# 8. A memory cgroup thrashing inside its own limit, beside global reclaim.
+cg=/sys/fs/cgroup
+mkdir -p $cg && { grep -q " $cg cgroup2 " /proc/mounts || mount -t cgroup2 none $cg; }
+echo +memory >$cg/cgroup.subtree_control 2>/dev/null
+mkdir -p $cg/ow-thrash && echo 24M >$cg/ow-thrash/memory.max
+ok $? "memcg ow-thrash with memory.max 24M"
+start_oomwatch --assert || diag "oomwatch did not attach"
+k0=$(vmstat_get oom_kill)
+echo 1 >/proc/sys/vm/drop_caches
+sh -c "echo \$\$ >$cg/ow-thrash/cgroup.procs && exec ow-exec-thrash /mnt/data/text 5 /tmp/exec-cg.log" >/dev/null 2>&1 &
+cgthr=$!
+# Global reclaim: the big file read 8 MB a second, in a loop.
+fault_rates_start
+t0=$(now_ms) i=0
+while [ $(($(now_ms) - t0)) -lt $((stream * 1000)) ]; do
+	dd if="$STREAM_FILE" of=/dev/null bs=1M count=8 skip=$i 2>/dev/null
+	i=$(((i + 8) % (STREAM_MB - 8)))
+	sleep 1
+done
+rates=$(fault_rates)
+kill $cgthr 2>/dev/null
+wait $cgthr
+sleep 1
+stop_oomwatch
+kills=$(($(vmstat_get oom_kill) - k0))
+cg_refaults=$(awk '/^workingset_refault_file/ { print $2 }' $cg/ow-thrash/memory.stat)
+echo "# result: scenario=thrash rule=memcg cg_refault_file=$cg_refaults passes=$(wc -l </tmp/exec-cg.log) $rates kills=$kills"
+grep -E '"type":"(thrashing_[a-z]*|oom_thrash_[a-z]*)"' /tmp/ow.jsonl | head -n 4 | sed 's/^/# /'
+[ "${cg_refaults:-0}" -ge $((stream * 1024)) ]
+ok $? "memcg: the cgroup thrashed in its own limit ($cg_refaults file refaults in $stream s, want >= $((stream * 1024)): 4 MB a second)"
+[ "$kills" -eq 0 ] && ! grep -qE '"type":"(thrashing_set|oom_thrash_grant)"' /tmp/ow.jsonl &&
+	[ "$OW_RC" -eq 0 ]
+ok $? "memcg: its refaults are not the node's: no thrashing_set, no thrash grant, nobody killed ($kills), every invariant kept (exit $OW_RC)"
+rmdir $cg/ow-thrash 2>/dev/null
 ktap_done

@@ -85,6 +85,12 @@
 		.swap_free = (sfree), .swap_total = (stotal), .nr_zones = 1, \
 		.zone = { { 100, 128 } } })
 #define TGRANT(t, n, ms) TGRANT_SW(t, n, ms, 0, 0)
+/* A format 4 grant: its last window's counts (w ms). */
+#define TGRANT_W(t, n, ms, w, ref, flt, nr, rec) E(t, OW_THRASH_GRANT, \
+		.thrash_grant = { .nid = (n), .thrashing_ms = (ms), \
+		.window_ms = (w), .refaulted = (ref), .faulted = (flt), \
+		.near = (nr), .reclaimed = (rec), .anon = 50000, \
+		.nr_zones = 1, .zone = { { 100, 128 } } })
 #define TAKE(t, p, n)	E_BY(t, OW_THRASH_TAKE, p, "waiter", .take = { \
 		.pid = (p), .nid = (n), .comm = "waiter" })
 
@@ -576,6 +582,27 @@ static const struct ccase cases[] = {
 		TGRANT(10001, 0, 10000)),
 	  .want = { { I8, 2 } }, .says = "victim pid 20 (hog) of mark_victim "
 	  "seq 0 is alive" },
+	{ "thrash_rule: a v4 grant on a window that thrashed", &THRASH,
+	  TRACE(TSET(0, 0), TGRANT_W(10000, 0, 10000, 1000, 9000, 8000, 2000,
+				     7999),
+		TGRANT_W(20000, 1, 10000, 2000, 1024, 1024, 1024, 1024)) },
+	{ "thrash_rule: a v4 grant on far refaults (breaks)", &THRASH,
+	  TRACE(TSET(0, 0), TGRANT_W(10000, 0, 10000, 1000, 20000, 20000,
+				     2000, 20000)),
+	  .want = { { I8, 1 } }, .says = "its last window did not thrash: "
+	  "2000 near refaults against 20000 pages reclaimed in 1000 ms" },
+	{ "thrash_rule: a v4 grant under half the floor (breaks)", &THRASH,
+	  TRACE(TSET(0, 0), TGRANT_W(10000, 0, 10000, 2000, 1023, 1023, 1023,
+				     1023)),
+	  .want = { { I8, 1 } } },
+	{ "thrash_rule: a v4 grant after a 2.1 s window (breaks)", &THRASH,
+	  TRACE(TSET(0, 0), TGRANT_W(10000, 0, 10000, 2100, 9000, 9000, 9000,
+				     9000)),
+	  .want = { { I8, 1 } }, .says = "reclaim paused" },
+	{ "thrash_rule: a v4 grant whose counts do not nest (breaks)", &THRASH,
+	  TRACE(TSET(0, 0), TGRANT_W(10000, 0, 10000, 1000, 9000, 8000, 8001,
+				     9000)),
+	  .want = { { I8, 1 } }, .says = "do not nest" },
 	{ "thrash_rule: a grant after the victim exited", &THRASH,
 	  TRACE(KILLC(0, 20, OW_CONSTRAINT_MEMCG), EXIT(5, 20), TSET(6, 0),
 		TGRANT(10006, 0, 10000)) },

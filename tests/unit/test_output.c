@@ -223,7 +223,7 @@ static void test_thrash_lines(void)
 		       "the next allocation on it that may invoke the OOM "
 		       "killer takes the grant; "
 		       "kswapd saw: thrashing 9000 ms (timeout 10000) (!), last "
-		       "window 4800 refaults, 5900 pages reclaimed, swap 100 of "
+		       "window 4800 file refaults, 5900 pages reclaimed, swap 100 of "
 		       "3200 pages free (!), low zone 0 free 300 high 384, low "
 		       "zone 1 free 1200 high 1400\n");
 	ok &= contains(b, "    11.005000 THRASH TAKE   hog[200] memcg 42 takes "
@@ -236,10 +236,10 @@ static void test_thrash_lines(void)
 	ok &= contains(b, "THRASH TAKE   late[202] memcg ? takes node 0's thrash "
 		       "grant (none outstanding (!)): order 0, gfp 0x0");
 	ok &= contains(b, "kswapd saw: thrashing 10000 ms (timeout 10000), last "
-		       "window 0 refaults, 0 pages reclaimed, no swap\n");
+		       "window 0 file refaults, 0 pages reclaimed, no swap\n");
 	ok &= contains(b, "    22.000000 NOT THRASHING node 0 after 20000 ms: "
 		       "calm: a window of reclaim did not thrash (1000 ms: 96 "
-		       "refaults, 2048 pages reclaimed); THRASH GRANT seq 5 "
+		       "file refaults, 2048 pages reclaimed); THRASH GRANT seq 5 "
 		       "dropped, not taken\n");
 	ok &= contains(b, "NOT THRASHING node 1 after 500 ms: disabled: "
 		       "vm.oom_arbiter_thrash was switched\n");

@@ -720,7 +720,7 @@ static void test_v3_timeline(void)
 		"    12.010000 THRASH GRANT  node 0, kill allowed: the next "
 		"allocation on it that may invoke the OOM killer takes the grant; "
 		"kswapd saw: thrashing "
-		"11010 ms (timeout 10000), last window 4800 refaults, 5900 pages "
+		"11010 ms (timeout 10000), last window 4800 file refaults, 5900 pages "
 		"reclaimed, no swap, low zone 0 free 300 high 384, low zone 1 "
 		"free 1200 high 1400\n",
 		"    12.015000 THRASH TAKE   hog[200] memcg /job (4100) takes "
@@ -733,7 +733,7 @@ static void test_v3_timeline(void)
 		"    12.150000 EXIT          hog[200] is gone, 130 ms after the "
 		"kill\n",
 		"    14.000000 NOT THRASHING node 0 after 13000 ms: calm: a window "
-		"of reclaim did not thrash (1000 ms: 96 refaults, 2048 pages "
+		"of reclaim did not thrash (1000 ms: 96 file refaults, 2048 pages "
 		"reclaimed)\n",
 		"summary: 12 events, 1 OOM episode, 0 lost\n",
 		"  thrashing (the thrash rule):\n    node 0: 1 set, 13.000 s "

@@ -127,7 +127,9 @@ static void test_names(void)
 		      "above_high") &&
 	      !strcmp(ow_verdict_reason_name(OW_STOCK_NO_RELIEF),
 		      "no_relief") &&
-	      !strcmp(ow_verdict_reason_name(OW_STOCK_NO_RELIEF + 1),
+	      !strcmp(ow_verdict_reason_name(OW_THRASH_NO_VICTIM),
+		      "no_victim") &&
+	      !strcmp(ow_verdict_reason_name(OW_THRASH_NO_VICTIM + 1),
 		      "invalid") &&
 	      !strcmp(ow_thrash_clear_reason_name(OW_THRASH_CALM), "calm") &&
 	      !strcmp(ow_thrash_clear_reason_name(OW_THRASH_DISABLED),
@@ -562,13 +564,13 @@ static const struct bad_case bad_cases[] = {
 	{ "unknown field", HDR EVH("1")
 	  "\"type\":\"task_exit\",\"exit_pid\":1,\"exit_tgid\":1,\"x\":0}\n",
 	  "t.jsonl:2: unknown field \"x\" in task_exit event" },
-	{ "wrong version", "{\"v\":4,\"type\":\"header\",\"anything\":1}\n",
-	  "t.jsonl:1: version 4 not supported" },
+	{ "wrong version", "{\"v\":5,\"type\":\"header\",\"anything\":1}\n",
+	  "t.jsonl:1: version 5 not supported" },
 	{ "version 0", "{\"v\":0,\"type\":\"lost\",\"cpu\":0,\"count\":1}\n",
 	  "t.jsonl:1: version 0 not supported" },
-	{ "version 4 after version 2 lines", HDR2 EXIT2_OK("1")
-	  "{\"v\":4,\"type\":\"lost\",\"cpu\":0,\"count\":1}\n",
-	  "t.jsonl:3: version 4 not supported" },
+	{ "version 5 after version 2 lines", HDR2 EXIT2_OK("1")
+	  "{\"v\":5,\"type\":\"lost\",\"cpu\":0,\"count\":1}\n",
+	  "t.jsonl:3: version 5 not supported" },
 	{ "version 3 line after version 2 lines", HDR2 EXIT2_OK("1")
 	  "{\"v\":3,\"type\":\"lost\",\"cpu\":0,\"count\":1}\n",
 	  "t.jsonl:3: version 3 line after version 2 lines (a recording has "
