@@ -3,7 +3,7 @@
 #   make run      install what is missing, build everything, boot the guest
 #                 on the default scenario under oomwatch
 #   make test     host unit tests + guest tests; last line "N passed, N failed"
-#   make check    host unit tests only (seconds)
+#   make check    host unit tests and the markdown link check (about a minute)
 #   make matrix   every scenario under every mode: results/matrix.md
 #   make bench    stock 6.1, MGLRU, earlyoom and our modes: results/bench/
 #   make soak     stress-ng memory stressors for SOAK_S seconds, all on
