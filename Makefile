@@ -3,7 +3,7 @@
 #   make run      install what is missing, build everything, boot the guest
 #                 on the default scenario under oomwatch
 #   make test     host unit tests + guest tests; last line "N passed, N failed"
-#   make check    host unit tests only (seconds)
+#   make check    host unit tests and the markdown link check (about a minute)
 #   make matrix   every scenario under every mode: results/matrix.md
 #   make bench    stock 6.1, MGLRU, earlyoom and our modes: results/bench/
 #   make soak     stress-ng memory stressors for SOAK_S seconds, all on
@@ -107,7 +107,7 @@ $(B)/vmlinux.h: $(VMLINUX) $(KERNEL_ID)
 	@mkdir -p $(B)
 	$(BPFTOOL) btf dump file $(VMLINUX) format c > $@.tmp && mv $@.tmp $@
 
-$(B)/oomwatch.bpf.o: bpf/oomwatch.bpf.c bpf/oomwatch.h $(B)/vmlinux.h
+$(B)/oomwatch.bpf.o: bpf/oomwatch.bpf.c bpf/oomwatch_records.h $(B)/vmlinux.h
 	$(CLANG) -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_x86 \
 		-I$(B) -Ibpf -c $< -o $@
 
@@ -115,7 +115,7 @@ $(B)/oomwatch.skel.h: $(B)/oomwatch.bpf.o
 	$(BPFTOOL) gen skeleton $< > $@.tmp && mv $@.tmp $@
 
 # Static: the guest has no libc of its own.
-$(B)/guest/oomwatch: $(USERSPACE_SRCS) userspace/*.h bpf/oomwatch.h \
+$(B)/guest/oomwatch: $(USERSPACE_SRCS) userspace/*.h bpf/oomwatch_records.h \
 		$(B)/oomwatch.skel.h
 	@mkdir -p $(B)/guest
 	$(CC) $(CFLAGS_USER) -static -I$(B) -Ibpf -Iuserspace \

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * oomwatch: the invariant checker of the README's nine invariants, fed one
+ * oomwatch: the checker of the nine invariants (docs/invariants.md), fed one
  * event at a time.
  *
  * Pure C: no I/O, no libbpf; its tables grow with malloc (a failure is

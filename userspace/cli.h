@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* Exit codes: documented in --help, docs/trace-format.md and the README. */
+/* Exit codes: documented in --help, oomwatch(8) and docs/trace-format.md. */
 enum ow_exit {
 	OW_EXIT_OK = 0,
 	OW_EXIT_SETUP = 1,	/* usage, privileges, BTF, load, replay file */

@@ -25,7 +25,7 @@
 #include <bpf/libbpf.h>
 #include <bpf/btf.h>
 #include <bpf/bpf.h>
-#include "oomwatch.h"
+#include "oomwatch_records.h"
 #include "oomwatch.skel.h"
 #include "cgroup.h"
 #include "cli.h"

@@ -89,8 +89,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <linux/types.h>	/* oomwatch.h uses __u32/__u64 bare */
-#include "../bpf/oomwatch.h"
+#include <linux/types.h>	/* oomwatch_records.h uses __u32/__u64 bare */
+#include "../bpf/oomwatch_records.h"
 
 #define OW_LINE_MAX	4096	/* longest line, '\n' included */
 #define OW_FORMAT_VERSION_MIN	1	/* the oldest version still read */
@@ -122,9 +122,9 @@ void ow_config_unknown(struct ow_config *cfg);
 
 /*
  * Names: tracepoint names without the system for event types, the short
- * lower-case names of the enums of oomwatch.h for enum values.  The event
- * lookup returns NULL for a type out of range; the enum lookups return
- * "invalid" for values out of range.
+ * lower-case names of the enums of oomwatch_records.h for enum values.
+ * The event lookup returns NULL for a type out of range; the enum lookups
+ * return "invalid" for values out of range.
  */
 const char *ow_event_type_name(unsigned int type);
 unsigned int ow_event_type_from_name(const char *name);	/* 0: unknown */
