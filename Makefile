@@ -46,7 +46,8 @@ KERNEL_ID := $(B)/kernel/id
 DEB_PACKAGES := linux-source-6.1 gcc make clang llvm libbpf-dev bpftool \
 	libelf-dev zlib1g-dev dwarves bc bison flex libssl-dev cpio \
 	qemu-system-x86 busybox-static ccache xz-utils git kmod \
-	libclang-rt-14-dev python3 python3-ply python3-git stress-ng
+	libclang-rt-14-dev python3 python3-ply python3-git stress-ng \
+	fio sqlite3 e2fsprogs
 
 USERSPACE_SRCS := userspace/oomwatch.c userspace/cli.c userspace/session.c \
 	userspace/replay.c userspace/output.c userspace/svg.c \
@@ -68,7 +69,8 @@ NOHANG_DEBS := nohang python3.11-minimal libpython3.11-minimal \
 # Test modules, loaded only in the guest (tests/kmod).
 KMODS := $(B)/guest/ow_alloc.ko
 
-.PHONY: all deps kernel stock-kernel oomwatch image nohang-image run test \
+.PHONY: all deps kernel stock-kernel oomwatch image nohang-image field-tools \
+	run test \
 	check checkpatch check-configs matrix bench soak clean help
 
 all: oomwatch image
@@ -177,6 +179,14 @@ $(B)/initramfs-stress.cpio: $(B)/initramfs.cpio scripts/mkimage.sh
 
 image: oomwatch $(B)/initramfs.cpio
 
+# Programs from Debian's archive for the survivable bench (fio, sqlite3),
+# with their libraries, on a disk the guest mounts (qemu-run --tools).
+$(B)/field-tools.img: scripts/mktools.sh | deps
+	@mkdir -p $(B)
+	scripts/mktools.sh $@ /usr/bin/fio /usr/bin/sqlite3 >/dev/null
+
+field-tools: $(B)/field-tools.img
+
 # nohang and Python from Debian's archive, unpacked, never installed (its
 # package would start a daemon on this machine).  All four are fetched
 # together when one is missing, so that the interpreter and its standard
@@ -210,7 +220,7 @@ stock-kernel: deps
 matrix: nohang-image $(B)/ow-report
 	@scripts/suite.sh matrix
 
-bench: nohang-image stock-kernel $(B)/ow-report
+bench: nohang-image field-tools stock-kernel $(B)/ow-report
 	@scripts/suite.sh bench
 
 soak: image $(B)/initramfs-stress.cpio

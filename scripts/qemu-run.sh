@@ -13,6 +13,11 @@
 #                       a file system the guest makes
 #   --keep-data         keep that disk's image after the run (the soak
 #                       writes its recording on it, raw)
+#   --tools IMG         a read-only virtio-blk disk (serial "tools") with
+#                       programs from Debian's archive and their libraries
+#                       (make field-tools: fio, sqlite3), which the guest
+#                       mounts: on disk, so that they cost the guest's RAM
+#                       only the pages they touch, as on a real system
 #   --timeout S         hard limit; QEMU is killed after it, default 120
 #   --log FILE          console log, default build/logs/NAME.log
 #   --append ARGS       more kernel command line
@@ -36,7 +41,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/progress.sh"
 cache=${OOMWATCH_CACHE:-$HOME/.cache/oomwatch}
 kernel= initrd= scenario=smoke mem=256 cpus=2 numa=1 swap=0 swap_bps=0 data=0
-keep_data=
+keep_data= tools=
 timeout_s=120 log= append= quiet=0 progress_fd=
 
 die() { echo "qemu-run: error: $*" >&2; exit 5; }
@@ -53,6 +58,7 @@ while [ $# -gt 0 ]; do
 	--swap-bps) swap_bps=$2; shift ;;
 	--data) data=$2; shift ;;
 	--keep-data) keep_data=1 ;;
+	--tools) tools=$2; shift ;;
 	--timeout) timeout_s=$2; shift ;;
 	--log) log=$2; shift ;;
 	--append) append=$2; shift ;;
@@ -66,6 +72,7 @@ done
 [ -r "$kernel" ] || die "kernel '$kernel' not found (make kernel)"
 [ -r "$initrd" ] || die "initramfs '$initrd' not found (make image)"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (make deps)"
+[ -z "$tools" ] || [ -r "$tools" ] || die "tools disk '$tools' not found (make field-tools)"
 for n in "$mem" "$cpus" "$numa" "$swap" "$swap_bps" "$data" "$timeout_s"; do
 	case $n in ''|*[!0-9]*) die "'$n' is not a number" ;; esac
 done
@@ -104,6 +111,10 @@ if [ "$data" -gt 0 ]; then
 	truncate -s "${data}M" "$data_disk"
 	disk_args+=(-drive "file=$data_disk,format=raw,if=none,id=data,cache=unsafe"
 		-device virtio-blk-pci,drive=data,serial=data)
+fi
+if [ -n "$tools" ]; then
+	disk_args+=(-drive "file=$tools,format=raw,if=none,id=tools,readonly=on"
+		-device virtio-blk-pci,drive=tools,serial=tools)
 fi
 
 echo "qemu-run: accelerator $accel_why" >&2

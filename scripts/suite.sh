@@ -23,6 +23,12 @@
 # stock 6.1 against the patched kernel in mode off, on update and oom
 # ("offcost").
 #
+# The survivable group (fio's mmap engine over 1.5 and 3 x RAM, sqlite3
+# over a database of 1.25 x RAM through mmap_size, a memory cgroup that
+# thrashes in its own limit, a file larger than RAM read with cat) runs
+# stock 6.1 against the thrash rule; fio and sqlite3 come from the tools
+# disk (make field-tools).
+#
 # token2004 (the swap token's kill of 2004) has a row of its own under
 # the modes that tell its remedies apart: stock, token-never (the 2004
 # kernel), token (Morton's bypass), token-aging (reclaim-side aging),
@@ -50,6 +56,7 @@ shape_opts() {
 	swap) echo "--swap 512" ;;
 	slowswap) echo "--swap 512 --swap-bps 2000000" ;;
 	noswap) echo "--data 128" ;;
+	field) echo "--data 1600 --tools $B/field-tools.img" ;;
 	fullswap) echo "--swap 64 --data 128" ;;
 	numa) echo "--numa 2" ;;
 	esac
@@ -61,6 +68,10 @@ T2004_MODES="stock token-never token token-aging arbiter-never all"
 # its thrash rule; the hog holds 180 s (FREEZE_HOLD).  Without swap, and
 # with a 64 MB swap that idle memory fills first (freeze-fullswap).
 FREEZE_MODES="stock mglru earlyoom nohang arbiter thrash"
+# Survivable programs from Debian's archive and the cases the thrash rule
+# must not take for a freeze: stock 6.1 against the rule at its default
+# (10 s), no swap, each for SURVIVE_HOLD s (default 30).
+SURVIVE_MODES="stock thrash"
 
 # step KERNEL MODE SHAPE WORKLOADS [EXTRA]: plan one guest with the
 # workloads ONLY asks for ('+'-separated); none of them, no guest.
@@ -121,6 +132,12 @@ plan_bench() {
 		case $m in stock|mglru|earlyoom|nohang) k=$stock ;; *) k=$patched ;; esac
 		step "$k" $m noswap freeze "hold=${FREEZE_HOLD:-180}"
 		step "$k" $m fullswap freeze-fullswap "hold=${FREEZE_HOLD:-180}"
+	done
+	for m in $(within_modes "$SURVIVE_MODES"); do
+		case $m in stock|mglru) k=$stock ;; *) k=$patched ;; esac
+		step "$k" $m field fio-mmap-rand+fio-mmap-seq+sqlite-mmap \
+			"hold=${SURVIVE_HOLD:-30}"
+		step "$k" $m field memcg-thrash+stream "hold=${SURVIVE_HOLD:-30}"
 	done
 	# (4) tracing overhead: the update and transient workloads in mode
 	# all, every other run without oomwatch.

@@ -116,6 +116,7 @@ guest token-off token 256 400 0 --swap 512 --append ow.args=mode=off
 guest token2004-never token2004 256 300 0 --swap 512 --append ow.args=mode=never,assert=1
 guest token2004-fix token2004 256 300 0 --swap 512 --append ow.args=mode=fix
 guest oom-true oom-true 256 240 0 --append ow.args=arbiter=1,runs=2
+guest relief relief 256 120 0
 guest oom-storm oom-storm 256 300 0 --append ow.args=arbiter=1
 guest oom-storm-fallback oom-storm 256 300 0 --append ow.args=arbiter=1,fallback=1000
 guest semantics semantics 256 180 0 --append ow.args=arbiter=1

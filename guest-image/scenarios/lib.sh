@@ -105,6 +105,18 @@ mount_data() {
 	mkdir -p "$1" && mke2fs -q "$d" >/dev/null 2>&1 && mount "$d" "$1"
 }
 
+# tools_mount: the tools disk (qemu-run --tools, make field-tools) at
+# /mnt/tools, read-only, its programs (fio, sqlite3) on PATH.
+tools_mount() {
+	local d
+	grep -q " /mnt/tools " /proc/mounts && return 0
+	d=$(disk_by_serial tools) ||
+		{ diag "no tools disk (qemu-run --tools build/field-tools.img)"; return 1; }
+	mkdir -p /mnt/tools && mount -o ro "$d" /mnt/tools || return 1
+	PATH=/mnt/tools/run:$PATH
+	export PATH
+}
+
 # The stream workload's file (workload stream, scenario thrash): RAM +
 # 64 MB on the data disk, written once; its page cache dropped, so that
 # the first pass reads it all.  Sets STREAM_FILE and STREAM_MB.

@@ -3,11 +3,15 @@
 #
 # OW_ARGS: w=NAME[+NAME...] mode=MODE runs=N seed=S ow=auto|0|alt
 #   w      update transient oom storm memcg numa-spill numa-bound forkstorm
-#          filethrash freeze freeze-fullswap stream token2004 (several,
+#          filethrash freeze freeze-fullswap stream token2004
+#          fio-mmap-rand fio-mmap-seq sqlite-mmap (these three need the
+#          tools disk: qemu-run --tools) memcg-thrash (several,
 #          '+'-separated, run one after the other)
 #   hold   freeze, freeze-fullswap: how long the hog holds its memory, in
 #          s (default 180);
-#          stream: how long the file is read over and over (default 60)
+#          stream: how long the file is read over and over (default 60);
+#          fio-*, sqlite-mmap, memcg-thrash: how long they run
+#          (default 30)
 #   watchdog  a run still going after this many s (default 600) has the
 #          kernel dump its blocked tasks and memory (sysrq w, m) on the
 #          console, once, and goes on (ow-watchdog, mlocked): a hang is
@@ -313,6 +317,109 @@ wl_stream() {
 		passes=$((passes + 1))
 	done
 	EXTRA="stream_mb=$STREAM_MB stream_passes=$passes $(fault_rates)"
+	return 0
+}
+
+# Survivable programs from Debian's archive (the tools disk, make
+# field-tools), no swap, each for hold s (default 30): stock 6.1 serves
+# them without a kill, so every kill is spurious (DEMAND_MB 0).
+#
+# fio's mmap engine, 4 kB reads of a file larger than RAM, as a database
+# or an index larger than memory reads it: fio-mmap-rand at random pages
+# of 1.5 x RAM, the page cache full of the file first and without fio's
+# MADV_RANDOM hint (as a program that never calls madvise(): every fault
+# reads a readaround window), fio-mmap-seq in order through 3 x RAM,
+# pass after pass.  fio lays the file out on the data disk on its first
+# run in a guest.
+wl_fio() {	# wl_fio RW SIZE_IN_TENTHS_OF_RAM
+	local mnt=/mnt/data size rd
+	tools_mount && mount_data $mnt || return 1
+	size=$((RAM_MB * $2 / 10))
+	DEMAND_MB=0
+	[ -e "$mnt/fio.$size" ] || fio --name=layout --rw=write --bs=1M \
+		--size=${size}M --filename="$mnt/fio.$size" >/dev/null 2>&1
+	echo 1 >/proc/sys/vm/drop_caches
+	[ "$1" = randread ] && cat "$mnt/fio.$size" >/dev/null
+	fault_rates_start
+	fio --name=field --ioengine=mmap --rw="$1" --bs=4k --size=${size}M \
+		--fadvise_hint=0 --filename="$mnt/fio.$size" --time_based \
+		--runtime="${ARG_hold:-30}" \
+		--output-format=terse --output=/tmp/fio.out >/dev/null 2>&1 &
+	rd=$!
+	reap fio $rd
+	# Terse format 3: field 6 is the KiB read, 8 the read IOPS.
+	EXTRA="file_mb=$size fio_read_mb=$(awk -F';' '{ print int($6 / 1024) }' \
+		/tmp/fio.out 2>/dev/null) fio_iops=$(awk -F';' '{ print $8 }' \
+		/tmp/fio.out 2>/dev/null) $(fault_rates)"
+	return 0
+}
+
+wl_fio_mmap_rand() { wl_fio randread 15; }
+wl_fio_mmap_seq() { wl_fio read 30; }
+
+# sqlite3 scanning a database of 1.25 x RAM (one 3 kB row a 4 kB page)
+# through its memory map (PRAGMA mmap_size), scan after scan: made once
+# per guest on the data disk.
+wl_sqlite_mmap() {
+	local mnt=/mnt/data db rows end rd scans=0
+	tools_mount && mount_data $mnt || return 1
+	db=$mnt/field.db
+	rows=$((RAM_MB * 5 / 4 * 256))
+	DEMAND_MB=0
+	if [ ! -e $db ]; then
+		sqlite3 $db "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;
+			CREATE TABLE t(a INTEGER PRIMARY KEY, b BLOB);
+			WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1
+			FROM c LIMIT $rows) INSERT INTO t SELECT x,
+			randomblob(3000) FROM c;" >/dev/null 2>&1 ||
+			{ diag "sqlite3 could not make $db"; rm -f $db; return 1; }
+	fi
+	echo 1 >/proc/sys/vm/drop_caches
+	fault_rates_start
+	end=$(($(now_ms) + ${ARG_hold:-30} * 1000))
+	while [ "$(now_ms)" -lt $end ]; do
+		sqlite3 $db "PRAGMA mmap_size=8000000000;
+			SELECT count(*), sum(length(b)) FROM t;" >/dev/null 2>&1 &
+		rd=$!
+		reap sqlite3 $rd || break
+		scans=$((scans + 1))
+	done
+	EXTRA="db_mb=$(( $(stat -c %s $db) >> 20 )) sqlite_scans=$scans $(fault_rates)"
+	return 0
+}
+
+# A container thrashing inside its own limit beside unrelated global
+# reclaim: the freeze's programs (48 MB of text, ow-exec-thrash) in a
+# memory cgroup of 24 MB, and a reader of a file of RAM + 64 MB taking
+# 8 MB a second of page cache at the root, for hold s.  The cgroup's
+# refaults are its own: no global kill.
+wl_memcg_thrash() {
+	local cg=/sys/fs/cgroup mnt=/mnt/data thr end i=0
+	stream_file || return 1
+	if [ ! -e $mnt/text ]; then
+		dd if=/dev/urandom of=$mnt/text bs=1M count=48 2>/dev/null && sync
+	fi
+	mkdir -p $cg && { grep -q " $cg cgroup2 " /proc/mounts ||
+		mount -t cgroup2 none $cg; } &&
+	echo +memory >$cg/cgroup.subtree_control &&
+	mkdir -p $cg/wl-thrash && echo 24M >$cg/wl-thrash/memory.max || return 1
+	DEMAND_MB=0
+	echo 1 >/proc/sys/vm/drop_caches
+	sh -c "echo \$\$ >$cg/wl-thrash/cgroup.procs && exec ow-exec-thrash $mnt/text 5 /tmp/exec-cg.log" \
+		>/dev/null 2>&1 &
+	thr=$!
+	fault_rates_start
+	end=$(($(now_ms) + ${ARG_hold:-30} * 1000))
+	while [ "$(now_ms)" -lt $end ]; do
+		dd if="$STREAM_FILE" of=/dev/null bs=1M count=8 skip=$i 2>/dev/null
+		i=$(((i + 8) % (STREAM_MB - 8)))
+		sleep 1
+	done
+	EXTRA="cg_refault_file=$(awk '/^workingset_refault_file/ { print $2 }' \
+		$cg/wl-thrash/memory.stat) $(fault_rates)"
+	kill $thr 2>/dev/null
+	reap programs $thr
+	rmdir $cg/wl-thrash 2>/dev/null
 	return 0
 }
 
