@@ -15,7 +15,7 @@
 #include "replay.h"
 
 const char *argp_program_version =
-	"oomwatch 0.4 (trace format 3, reads 1 and 2)";
+	"oomwatch 0.5 (trace format 4, reads 1 to 3)";
 const char *argp_program_bug_address = "<oomwatch@localhost>";
 
 static const char doc[] =

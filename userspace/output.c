@@ -165,6 +165,9 @@ static const char *veto_text(unsigned int r)
 	case OW_STOCK_NO_RELIEF:
 		return "no swap and no writeback can relieve the node: "
 		       "stock semantics, no wait";
+	case OW_THRASH_NO_VICTIM:
+		return "the thrash kill found no task to kill: the grant is "
+		       "dropped, no panic";
 	default:
 		return rule_text(r);
 	}

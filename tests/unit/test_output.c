@@ -144,6 +144,8 @@ static void test_stock_and_fallback(void)
 		    .duration_ms = 5000, .reason = OW_CLEAR_TIMEOUT }) },
 		{ .ev = E_BY(95, OW_OOM_FALLBACK, 402, "nr", .request = { .pid = 402,
 		    .comm = "nr", .reason = OW_STOCK_NO_RELIEF }) },
+		{ .ev = E_BY(97, OW_OOM_VETO, 403, "tk", .request = { .pid = 403,
+		    .comm = "tk", .reason = OW_THRASH_NO_VICTIM }) },
 	};
 	char *b = timeline(steps, ARRAY_SIZE(steps), OW_CLOCK_NONE);
 	bool ok;
@@ -173,9 +175,12 @@ static void test_stock_and_fallback(void)
 	ok &= contains(b, "FALLBACK      nr[402] on node 0 after 0 ms: "
 		       "no_relief: no swap and no writeback can relieve the "
 		       "node: stock semantics, no wait -> stock OOM path\n");
+	/* A thrash take with nobody to kill: said, not "not known". */
+	ok &= contains(b, "the thrash kill found no task to kill: the grant "
+		       "is dropped, no panic");
 	tap_ok(ok, "timeline: stock kill with allocator and token evidence, "
-	       "memcg kill, fallbacks (no_relief at once), timer clear, comm "
-	       "escaped");
+	       "memcg kill, fallbacks (no_relief at once), a dropped thrash "
+	       "grant, timer clear, comm escaped");
 	if (!ok)
 		tap_diag("%s", b);
 	free(b);
