@@ -119,9 +119,10 @@ enum ow_invariant {
 	OW_INV_THRASH_TIMER = 7,
 	OW_INV_THRASH_RULE = 8,
 	OW_INV_ONE_TAKE_PER_GRANT = 9,
+	OW_INV_VERDICTS_NAME_WAITERS = 10,
 };
 
-#define OW_NR_INVARIANTS	9
+#define OW_NR_INVARIANTS	10
 #define OW_NO_SEQ		(~0ULL)	/* violation tied to no one event */
 #define OW_MSG_MAX		512
 
@@ -176,6 +177,32 @@ struct ow_check_cpu {
 	unsigned long long seq;
 };
 
+/* A deadline the checker waits for: a request's, or a node's. */
+struct ow_check_due {
+	unsigned long long deadline;
+	unsigned long long seq;		/* the request's, or the node's set */
+	unsigned long long since;	/* the node's wait_ts */
+	size_t node;			/* index in the model's nodes */
+	__u32 pid;			/* the request's */
+};
+
+/* Soonest deadline first: every event costs log(open), not open. */
+struct ow_check_heap {
+	struct ow_check_due *v;
+	size_t nr;
+	size_t cap;
+};
+
+/* A node's swap token passes since the last kill (token_yields). */
+struct ow_check_token {
+	__s32 nid;
+	bool kept;
+	unsigned long long kept_seq;
+	unsigned long long kept_folios;
+	__u32 kept_holder;		/* tgid the kept pass protected */
+	bool bypassed;
+};
+
 /* Opaque in spirit: read it through the functions below. */
 struct ow_checker {
 	struct ow_config cfg;
@@ -200,17 +227,16 @@ struct ow_checker {
 	/* liveness */
 	unsigned long long liveness_ns;	/* timeout + fallback + slack */
 	unsigned int pending;		/* open, not late, at finish */
+	struct ow_check_heap req_due;	/* waiting requests' deadlines */
 
-	/* token_yields */
-	bool kept;
-	unsigned long long kept_seq;
-	unsigned long long kept_folios;
-	__u32 kept_holder;		/* tgid the kept pass protected */
-	int kept_nid;
-	bool bypassed;
+	/* token_yields: the nodes with a pass since the last kill */
+	struct ow_check_token *token;
+	size_t nr_token;
+	size_t cap_token;
 
 	/* timer_works */
 	unsigned long long timer_ns;	/* timeout + kswapd period + slack */
+	struct ow_check_heap node_due;	/* waited-on nodes' deadlines */
 };
 
 /*
