@@ -134,7 +134,7 @@ struct ow_ep_map {
 
 /* Why a request stopped waiting, or its record went. */
 enum ow_req_end {
-	OW_END_GRANT,		/* a grant on its node, or naming it */
+	OW_END_GRANT,		/* a grant on its node, or the kill using it */
 	OW_END_VERDICT,		/* a veto or fallback naming it */
 	OW_END_KILLED,		/* the requester was killed */
 	OW_END_EXIT,		/* the requester exited */
