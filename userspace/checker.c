@@ -397,6 +397,15 @@ void ow_checker_lost(struct ow_checker *c, unsigned long long count)
 		  "%llu events lost: the ring buffer was full", count);
 }
 
+void ow_checker_table_full(struct ow_checker *c, const char *what)
+{
+	if (c->finished)
+		return;
+	violation(c, OW_INV_RECORD_WHOLE, OW_NO_SEQ, 0,
+		  "%s; the checks and filters that need it are incomplete",
+		  what);
+}
+
 /* A table that could not grow: the checks that needed it are incomplete. */
 static void check_nomem(struct ow_checker *c, const struct oomwatch_event *ev)
 {

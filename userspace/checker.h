@@ -264,6 +264,12 @@ void ow_checker_feed(struct ow_checker *c, const struct oomwatch_event *ev);
 /* Events dropped before user space saw them (a lost record). */
 void ow_checker_lost(struct ow_checker *c, unsigned long long count);
 /*
+ * A table of the caller's that cannot grow dropped what (one line, e.g.
+ * "the memcg path table is full (65536 ids): 3 memcg lines not kept"):
+ * a record_whole violation, so that no limit hides a check silently.
+ */
+void ow_checker_table_full(struct ow_checker *c, const char *what);
+/*
  * End of the recording at now_ns (the last event's ts_ns when replaying;
  * an earlier value is raised to it): open requests and unreclaimable
  * states past their deadline are violations, younger ones are pending.

@@ -201,12 +201,12 @@ static void print_checker(FILE *f, const struct ow_checker *c)
 		unsigned long n = ow_checker_violations(c, i);
 
 		if (!ow_checker_enabled(c, i))
-			fprintf(f, "    %d %-22s not checked (configuration)\n",
+			fprintf(f, "   %2d %-22s not checked (configuration)\n",
 				i, ow_invariant_name(i));
 		else if (!n)
-			fprintf(f, "    %d %-22s ok\n", i, ow_invariant_name(i));
+			fprintf(f, "   %2d %-22s ok\n", i, ow_invariant_name(i));
 		else
-			fprintf(f, "    %d %-22s %lu violation%s\n", i,
+			fprintf(f, "   %2d %-22s %lu violation%s\n", i,
 				ow_invariant_name(i), n, n == 1 ? "" : "s");
 	}
 	fprintf(f, "  pending requests: %u\n", ow_checker_pending(c));
