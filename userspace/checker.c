@@ -657,12 +657,6 @@ static void check_clear(struct ow_checker *c, const struct oomwatch_event *ev)
 
 /* ------------------------------------------------------- token_yields */
 
-/*
- * The node reclaim gave up on starts the episode afresh.  What the token
- * kept before is not why a kill follows, if reclaim on that node stopped
- * keeping anything from here on; a kept pass that still matters shows up
- * again after the set.  A kept pass on another node stays outstanding.
- */
 /* The node's passes since the last kill; make: a new entry if none. */
 static struct ow_check_token *token_of(struct ow_checker *c, __s32 nid,
 				       bool make)
@@ -692,7 +686,13 @@ static struct ow_check_token *token_of(struct ow_checker *c, __s32 nid,
 	return v;
 }
 
-/* Per node: a pass on one node says nothing of reclaim on another. */
+/*
+ * The node reclaim gave up on starts the episode afresh.  What the token
+ * kept before is not why a kill follows, if reclaim on that node stopped
+ * keeping anything from here on; a kept pass that still matters shows up
+ * again after the set.  A kept pass on another node stays outstanding:
+ * kept passes are per node, a pass on one says nothing of another.
+ */
 static void token_episode_begins(struct ow_checker *c, int nid)
 {
 	struct ow_check_token *t = token_of(c, nid, false);

@@ -186,6 +186,7 @@ void ow_episodes_free(struct ow_episodes *m)
 	free(m->spell);
 	map_free(&m->req_of);
 	map_free(&m->ended);
+	map_free(&m->killed);
 	map_free(&m->node_of);
 	map_free(&m->fallback_of);
 	free(m->step.change);
@@ -321,7 +322,9 @@ static void note_change(struct ow_episodes *m, const struct ow_ep_request *r,
 
 /*
  * The record goes.  A task that asks again gets a new one; any other end
- * is remembered by pid, so that a verdict naming it later is known stale.
+ * is remembered by pid, so that a verdict naming it later is known stale;
+ * but a waiter that is killed stays on the kernel's list until it wakes
+ * and traces its fallback (dying): until then a verdict may name it.
  */
 static void drop_req(struct ow_episodes *m, size_t i, enum ow_req_end why)
 {
@@ -343,7 +346,9 @@ static void drop_req(struct ow_episodes *m, size_t i, enum ow_req_end why)
 		touch(m, n);
 	}
 	map_del(&m->req_of, r->pid);
-	if (why != OW_END_REPLACED && why != OW_END_FORGOTTEN)
+	if (why == OW_END_KILLED)
+		map_set(m, &m->killed, r->pid, (__u32)r->nid);
+	else if (why != OW_END_REPLACED && why != OW_END_FORGOTTEN)
 		map_set(m, &m->ended, r->pid, 0);
 	r->used = false;
 	r->next = m->free_req;
@@ -354,6 +359,11 @@ static void end_pid(struct ow_episodes *m, __u32 pid, enum ow_req_end why)
 {
 	size_t i;
 
+	/* A killed waiter's own verdict, or its exit, takes it off the list. */
+	if (why != OW_END_KILLED && map_get(&m->killed, pid, NULL)) {
+		map_del(&m->killed, pid);
+		map_set(m, &m->ended, pid, 0);
+	}
 	if (map_get(&m->req_of, pid, &i))
 		drop_req(m, i, why);
 }
@@ -457,6 +467,7 @@ static void on_request(struct ow_episodes *m, const struct oomwatch_event *ev,
 		drop_req(m, i, OW_END_REPLACED);
 	}
 	map_del(&m->ended, ev->request.pid);
+	map_del(&m->killed, ev->request.pid);
 	m->step.new_request = true;
 	if (!node_index(m, ev->request.nid, &ni) || !req_slot(m, &i))
 		return;
@@ -499,9 +510,12 @@ static void on_request(struct ow_episodes *m, const struct oomwatch_event *ev,
 static enum ow_ep_named named(struct ow_episodes *m, __u32 pid, __s32 nid)
 {
 	const struct ow_ep_request *r;
+	size_t on;
 
 	if (!pid)
 		return OW_NAMED_NOBODY;
+	if (map_get(&m->killed, pid, &on) && (__s32)on == nid)
+		return OW_NAMED_WAITER;
 	r = ow_episodes_request(m, pid);
 	if (r && r->nid == nid)
 		return OW_NAMED_WAITER;
@@ -666,7 +680,8 @@ static void on_grant(struct ow_episodes *m, const struct oomwatch_event *ev)
 	st->named = named(m, ev->grant.pid, ev->grant.nid);
 	n = ow_episodes_node(m, ev->grant.nid);
 	evidence(m, n, ev->ts_ns, &st->evidence);
-	st->unowned = (!n || !n->nr_req) && st->named != OW_NAMED_UNSEEN;
+	st->unowned = (!n || !n->nr_req) && st->named != OW_NAMED_UNSEEN &&
+		      st->named != OW_NAMED_WAITER;
 	if (!node_index(m, ev->grant.nid, &ni))
 		return;
 	n = &m->node[ni];

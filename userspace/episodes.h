@@ -350,6 +350,8 @@ struct ow_episodes {
 	size_t free_req;		/* first free slot, OW_EP_NIL: none */
 	struct ow_ep_map req_of;	/* pid -> slot */
 	struct ow_ep_map ended;		/* pids whose request ended */
+	struct ow_ep_map killed;	/* pid -> nid: killed while waiting,
+					 * listed until its verdict */
 	struct ow_ep_node *node;	/* in the order first named */
 	size_t nr_node;
 	size_t cap_node;
