@@ -9,6 +9,8 @@
  *             waiter now and then), all within the liveness bound;
  *   nodes     20000 nodes unreclaimable (a set each, nobody waiting),
  *             then the same EVENTS events;
+ *   both      20000 nodes unreclaimable, a request waiting on each
+ *             (20000 timers running), then the same EVENTS events;
  *   plain     1000000 events of ordinary OOM episodes on a few nodes:
  *             reclaim, requests, a grant, its kill, the victim's exit,
  *             the node's recovery.
@@ -143,6 +145,23 @@ static void gen_nodes(struct gen *g)
 	for (unsigned long long i = 0; i < AFTER; i++) {
 		g->ts += 10000;
 		filler(g, i, 0, (__s32)(i % OPEN));
+	}
+}
+
+static void gen_both(struct gen *g)
+{
+	struct oomwatch_event ev = { .type = OW_UNRECLAIMABLE_SET };
+
+	for (__s32 i = 0; i < OPEN; i++) {
+		g->ts += 10000;
+		ev.unrecl.nid = (i * 7919) % OPEN;
+		ev.unrecl.failures = 16;
+		emit(g, &ev);
+		request(g, 1000 + i, ev.unrecl.nid);
+	}
+	for (unsigned long long i = 0; i < AFTER; i++) {
+		g->ts += 10000;
+		filler(g, i, 1000, 0);
 	}
 }
 
@@ -287,6 +306,7 @@ int main(int argc, char **argv)
 	}
 	bad |= run(dir, "requests", gen_requests, floor);
 	bad |= run(dir, "nodes", gen_nodes, floor);
+	bad |= run(dir, "both", gen_both, floor);
 	bad |= run(dir, "plain", gen_plain, floor);
 	rmdir(dir);
 	return bad;
