@@ -20,7 +20,8 @@
  *             settled is kept, no longer waiting, until its own end
  *             (veto, fallback, kill, exit, a new request by the task,
  *             the node's next grant): the kernel keeps it on the node's
- *             waiters until it wakes, so verdicts can still name it.  A
+ *             waiters until it wakes, so verdicts can still name it (a
+ *             waiter that is killed, too, until its fallback).  A
  *             request that ended is remembered by its pid (until the
  *             task asks again): a verdict naming it is stale.
  *  verdicts   an oom_grant or oom_defer names the oldest request on the
@@ -256,7 +257,7 @@ struct ow_ep_node {
 	size_t nr_waiting;		/* of them waiting */
 	size_t ep_pos;			/* in m->open_ep while ep != NONE */
 	bool in_spell;			/* on m->spell */
-	bool dirty;			/* on m->dirty this event */
+	bool dirty;			/* on step.touched this event */
 };
 
 /* What allowed a global kill. */
