@@ -737,9 +737,17 @@ static void on_veto(struct ow_episodes *m, const struct oomwatch_event *ev)
 		m->permit = (struct ow_ep_permit){ 0 };
 }
 
-/* The group's victims: a further member only while one of them lives. */
-static bool group_alive(const struct ow_episodes *m)
+/*
+ * Still the group's out_of_memory() call: one of its victims lives, or
+ * the last was marked a moment ago (OW_GROUP_GAP_NS).  A kill after its
+ * victims are all gone, and long after, is a new OOM.
+ */
+static bool group_alive(const struct ow_episodes *m,
+			const struct oomwatch_event *ev)
 {
+	if (ev->ts_ns <= m->group_last_ts ||
+	    ev->ts_ns - m->group_last_ts <= OW_GROUP_GAP_NS)
+		return true;
 	for (size_t i = 0; i < m->nr_alive; i++)
 		if (m->alive[i].oom == m->group_seq)
 			return true;
@@ -851,7 +859,7 @@ static void on_kill(struct ow_episodes *m, const struct oomwatch_event *ev)
 	if (m->take.type && m->take.pid != ev->pid)
 		m->take = (struct ow_ep_permit){ 0 };
 	member = m->group_open && ev->pid == m->killer && ow_kill_is_global(ev) &&
-		 group_alive(m);
+		 group_alive(m, ev);
 	/* Any victim, of any OOM, holds back the thrash rule while alive. */
 	push_victim(m, &m->alive, &m->nr_alive, &m->cap_alive, ev,
 		    member ? m->group_seq : ev->seq);
@@ -863,6 +871,7 @@ static void on_kill(struct ow_episodes *m, const struct oomwatch_event *ev)
 	}
 	m->step.kill_global = true;
 	if (member) {
+		m->group_last_ts = ev->ts_ns;
 		on_group_member(m, ev);
 		drop_fallback(m, ev->victim.pid);
 		return;
@@ -889,6 +898,7 @@ static void on_kill(struct ow_episodes *m, const struct oomwatch_event *ev)
 	m->group_open = true;
 	m->killer = ev->pid;
 	m->group_seq = ev->seq;
+	m->group_last_ts = ev->ts_ns;
 	m->group_permit = use;
 }
 

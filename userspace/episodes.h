@@ -62,9 +62,9 @@
  *             out_of_memory() call, one mark_victim each: a global kill
  *             raised by the same task as the previous one, with no event
  *             of that task's own, no other kill (oom_lock), no grant, no
- *             fallback, and a victim of that OOM still alive, is a
- *             further member of that OOM: the same episode, the same
- *             permit.
+ *             fallback, and a victim of that OOM still alive (or the
+ *             last marked within OW_GROUP_GAP_NS), is a further member
+ *             of that OOM: the same episode, the same permit.
  *  victims    every victim of any OOM (memcg and sysrq too), alive from
  *             its mark_victim to its exit or reaping: the kernel's thrash
  *             rule grants nothing while one is.
@@ -380,6 +380,7 @@ struct ow_episodes {
 	bool group_open;
 	__u32 killer;
 	unsigned long long group_seq;
+	unsigned long long group_last_ts;	/* its latest member's */
 	struct ow_ep_permit group_permit;
 	__s32 group_nid;		/* episode its victims joined, or -1 */
 	bool group_in_episode;
@@ -391,6 +392,14 @@ struct ow_episodes {
 	unsigned long nomem;		/* items not kept: out of memory */
 	struct ow_ep_step step;
 };
+
+/*
+ * How long after a member of a memory.oom.group kill the next may come
+ * although every member so far is gone: the kernel marks them in one
+ * loop, but prints a line to the console for each, and a small member
+ * may exit on another CPU before the next is marked.
+ */
+#define OW_GROUP_GAP_NS	1000000000ULL
 
 void ow_episodes_init(struct ow_episodes *m);
 /* who: the requester's memcg for request-type events (may be NULL). */

@@ -729,6 +729,10 @@ static const struct ccase cases[] = {
 	  TRACE(REQ(0, 10), GRANT(5000, 10), KILL_BY(5001, 10, 20),
 		EXIT(5002, 20), KILL_BY(35000, 10, 21)),
 	  .want = { { I1, 4 } } },
+	{ "no_kill_without_grant: a member marked after the first exited, at "
+	  "once", &ARB,
+	  TRACE(REQ(0, 10), GRANT(5000, 10), KILL_BY(5001, 10, 20),
+		EXIT(5002, 20), KILL_BY(5003, 10, 21), EXIT(5100, 21)) },
 	/* the token's kept passes, per node */
 	{ "token_yields: a pass on another node keeps node 0's (breaks)",
 	  &ARB_TOKEN, TRACE(KEPT_N(0, 64, 0), KEPT_N(1, 32, 1), SET(2, 1),
