@@ -858,8 +858,8 @@ static void on_kill(struct ow_episodes *m, const struct oomwatch_event *ev)
 	/* oom_lock: another task's kill is another out_of_memory() call. */
 	if (m->take.type && m->take.pid != ev->pid)
 		m->take = (struct ow_ep_permit){ 0 };
-	member = m->group_open && ev->pid == m->killer && ow_kill_is_global(ev) &&
-		 group_alive(m, ev);
+	member = m->group_open && ev->pid == m->killer &&
+		 ow_kill_is_global(ev) && group_alive(m, ev);
 	/* Any victim, of any OOM, holds back the thrash rule while alive. */
 	push_victim(m, &m->alive, &m->nr_alive, &m->cap_alive, ev,
 		    member ? m->group_seq : ev->seq);
