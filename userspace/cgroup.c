@@ -361,6 +361,7 @@ struct ow_memcg_entry *ow_memcg_paths_add(struct ow_memcg_paths *p, __u64 id,
 	}
 	if (p->nr >= OW_MEMCG_MAX_PATHS) {
 		p->full = true;
+		p->dropped++;
 		return NULL;
 	}
 	if ((p->nr + 1) * 2 > p->cap && !grow(p))

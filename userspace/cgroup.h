@@ -52,6 +52,7 @@ struct ow_memcg_paths {
 	size_t nr;
 	unsigned long scans;	/* tree walks so far */
 	bool full;		/* OW_MEMCG_MAX_PATHS reached: ids not kept */
+	unsigned long dropped;	/* ids not kept because it was full */
 };
 
 void ow_memcg_paths_init(struct ow_memcg_paths *p);
@@ -64,7 +65,8 @@ const char *ow_memcg_path_of(const struct ow_memcg_paths *p, __u64 id);
 /*
  * Keep id's path (path NULL: looked for, not found).  The first path
  * given for an id stays; a later one only fills a "not found".  NULL when
- * the table is full (p->full) or out of memory.
+ * the table is full (p->full; counted in p->dropped: the session says
+ * so, and the checker reports it) or out of memory.
  */
 struct ow_memcg_entry *ow_memcg_paths_add(struct ow_memcg_paths *p, __u64 id,
 					  const char *path, __u64 parent);

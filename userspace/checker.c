@@ -34,6 +34,7 @@ static const char *const inv_names[OW_NR_INVARIANTS + 1] = {
 	[OW_INV_THRASH_TIMER]		= "thrash_timer",
 	[OW_INV_THRASH_RULE]		= "thrash_rule",
 	[OW_INV_ONE_TAKE_PER_GRANT]	= "one_take_per_grant",
+	[OW_INV_VERDICTS_NAME_WAITERS]	= "verdicts_name_waiters",
 };
 
 const char *ow_invariant_name(int inv)
@@ -212,6 +213,8 @@ void ow_checker_init(struct ow_checker *c, const struct ow_config *cfg,
 					  c->cfg.oom_thrash_timeout_ms >= 0;
 	c->enabled[OW_INV_THRASH_RULE] = thrash;
 	c->enabled[OW_INV_ONE_TAKE_PER_GRANT] = thrash;
+	/* kswapd's verdicts exist with the arbiter on */
+	c->enabled[OW_INV_VERDICTS_NAME_WAITERS] = arbiter;
 
 	if (c->enabled[OW_INV_LIVENESS])
 		c->liveness_ns = (timeout + fallback + slack) * NS_PER_MS;
@@ -224,7 +227,75 @@ void ow_checker_free(struct ow_checker *c)
 	free(c->cpu);
 	c->cpu = NULL;
 	c->nr_cpu = c->cap_cpu = 0;
+	free(c->req_due.v);
+	free(c->node_due.v);
+	free(c->token);
+	memset(&c->req_due, 0, sizeof(c->req_due));
+	memset(&c->node_due, 0, sizeof(c->node_due));
+	c->token = NULL;
+	c->nr_token = c->cap_token = 0;
 	ow_ep_ref_free(&c->ep);
+}
+
+/* ------------------------------------------------------------ deadlines */
+
+static bool due_before(const struct ow_check_due *a,
+		       const struct ow_check_due *b)
+{
+	return a->deadline != b->deadline ? a->deadline < b->deadline :
+					    a->seq < b->seq;
+}
+
+static void due_push(struct ow_checker *c, struct ow_check_heap *h,
+		     const struct ow_check_due *d)
+{
+	size_t i;
+
+	if (h->nr == h->cap) {
+		size_t cap = h->cap ? h->cap * 2 : 64;
+		struct ow_check_due *v;
+
+		v = cap <= SIZE_MAX / sizeof(*v) ?
+		    realloc(h->v, cap * sizeof(*v)) : NULL;
+		if (!v) {
+			c->nomem++;
+			return;
+		}
+		h->v = v;
+		h->cap = cap;
+	}
+	for (i = h->nr++; i && due_before(d, &h->v[(i - 1) / 2]);
+	     i = (i - 1) / 2)
+		h->v[i] = h->v[(i - 1) / 2];
+	h->v[i] = *d;
+}
+
+/* The soonest deadline before now into *d, taken off; false: none. */
+static bool due_pop(struct ow_check_heap *h, unsigned long long now,
+		    struct ow_check_due *d)
+{
+	struct ow_check_due last;
+	size_t i = 0;
+
+	if (!h->nr || h->v[0].deadline >= now)
+		return false;
+	*d = h->v[0];
+	last = h->v[--h->nr];
+	for (;;) {
+		size_t k = 2 * i + 1;
+
+		if (k >= h->nr)
+			break;
+		if (k + 1 < h->nr && due_before(&h->v[k + 1], &h->v[k]))
+			k++;
+		if (!due_before(&h->v[k], &last))
+			break;
+		h->v[i] = h->v[k];
+		i = k;
+	}
+	if (h->nr)
+		h->v[i] = last;
+	return true;
 }
 
 /* -------------------------------------------------------- record_whole */
@@ -326,6 +397,15 @@ void ow_checker_lost(struct ow_checker *c, unsigned long long count)
 		  "%llu events lost: the ring buffer was full", count);
 }
 
+void ow_checker_table_full(struct ow_checker *c, const char *what)
+{
+	if (c->finished)
+		return;
+	violation(c, OW_INV_RECORD_WHOLE, OW_NO_SEQ, 0,
+		  "%s; the checks and filters that need it are incomplete",
+		  what);
+}
+
 /* A table that could not grow: the checks that needed it are incomplete. */
 static void check_nomem(struct ow_checker *c, const struct oomwatch_event *ev)
 {
@@ -372,6 +452,24 @@ static bool overdue(const struct ow_checker *c, const struct ow_ep_request *r,
 	       now > sat_add(r->ts_ns, c->liveness_ns);
 }
 
+/* A new wait: its deadline, in the order deadlines come. */
+static void note_request(struct ow_checker *c)
+{
+	const struct ow_ep_step *st = &model(c)->step;
+	const struct ow_ep_request *r;
+	struct ow_check_due d = { 0 };
+
+	if (!st->new_request)
+		return;
+	r = ow_episodes_request(model(c), st->ev->request.pid);
+	if (!r || r->seq != st->ev->seq)
+		return;
+	d.deadline = sat_add(r->ts_ns, c->liveness_ns);
+	d.seq = r->seq;
+	d.pid = r->pid;
+	due_push(c, &c->req_due, &d);
+}
+
 /* A verdict after the deadline does not make the wait short enough. */
 static void check_ended(struct ow_checker *c, const struct oomwatch_event *ev)
 {
@@ -389,12 +487,14 @@ static void check_ended(struct ow_checker *c, const struct oomwatch_event *ev)
 static void expire_requests(struct ow_checker *c, unsigned long long now,
 			    const struct oomwatch_event *by)
 {
-	struct ow_episodes *m = model(c);
+	struct ow_check_due d;
 
-	for (size_t i = 0; i < m->nr_req; i++) {
-		struct ow_ep_request *r = &m->req[i];
+	while (due_pop(&c->req_due, now, &d)) {
+		struct ow_ep_request *r = ow_episodes_request(model(c), d.pid);
 
-		if (r->settled || !overdue(c, r, now))
+		/* gone, or a later wait of the task: its own deadline */
+		if (!r || r->seq != d.seq || r->settled ||
+		    !overdue(c, r, now))
 			continue;
 		late_request(c, r, now, by);
 		r->marks |= OW_MARK_LATE;
@@ -452,17 +552,51 @@ static bool node_overdue(const struct ow_checker *c,
 	return n->wait_ended && n->wait_end_ts > node_deadline(c, n);
 }
 
+/*
+ * The nodes the event touched: a wait that began gets its deadline; one
+ * that ended is judged now (nothing later changes the verdict).
+ */
+static void note_nodes(struct ow_checker *c, const struct oomwatch_event *ev)
+{
+	struct ow_episodes *m = model(c);
+	const struct ow_ep_step *st = &m->step;
+
+	if (!c->enabled[OW_INV_TIMER_WORKS])
+		return;
+	for (size_t k = 0; k < st->nr_wait_began; k++) {
+		const struct ow_ep_node *n = &m->node[st->wait_began[k]];
+		struct ow_check_due d = { 0 };
+
+		d.deadline = node_deadline(c, n);
+		d.seq = n->set_seq;
+		d.since = n->wait_ts;
+		d.node = st->wait_began[k];
+		due_push(c, &c->node_due, &d);
+	}
+	for (size_t k = 0; k < st->nr_touched; k++) {
+		struct ow_ep_node *n = &m->node[st->touched[k]];
+
+		if (!n->set || !node_overdue(c, n, ev->ts_ns))
+			continue;
+		late_node(c, n, ev->ts_ns, ev);
+		n->marks |= OW_MARK_LATE;
+	}
+}
+
 static void expire_nodes(struct ow_checker *c, unsigned long long now,
 			 const struct oomwatch_event *by)
 {
 	struct ow_episodes *m = model(c);
+	struct ow_check_due d;
 
 	if (!c->enabled[OW_INV_TIMER_WORKS])
 		return;
-	for (size_t i = 0; i < m->nr_node; i++) {
-		struct ow_ep_node *n = &m->node[i];
+	while (due_pop(&c->node_due, now, &d)) {
+		struct ow_ep_node *n = &m->node[d.node];
 
-		if (!n->set || !node_overdue(c, n, now))
+		/* cleared, set again, or its wait ended or began again */
+		if (!n->set || !n->waited || n->set_seq != d.seq ||
+		    n->wait_ts != d.since || !node_overdue(c, n, now))
 			continue;
 		late_node(c, n, now, by);
 		n->marks |= OW_MARK_LATE;
@@ -523,18 +657,48 @@ static void check_clear(struct ow_checker *c, const struct oomwatch_event *ev)
 
 /* ------------------------------------------------------- token_yields */
 
+/* The node's passes since the last kill; make: a new entry if none. */
+static struct ow_check_token *token_of(struct ow_checker *c, __s32 nid,
+				       bool make)
+{
+	struct ow_check_token *v;
+
+	for (size_t i = 0; i < c->nr_token; i++)
+		if (c->token[i].nid == nid)
+			return &c->token[i];
+	if (!make)
+		return NULL;
+	if (c->nr_token == c->cap_token) {
+		size_t cap = c->cap_token ? c->cap_token * 2 : 8;
+
+		v = cap <= SIZE_MAX / sizeof(*v) ?
+		    realloc(c->token, cap * sizeof(*v)) : NULL;
+		if (!v) {
+			c->nomem++;
+			return NULL;
+		}
+		c->token = v;
+		c->cap_token = cap;
+	}
+	v = &c->token[c->nr_token++];
+	memset(v, 0, sizeof(*v));
+	v->nid = nid;
+	return v;
+}
+
 /*
  * The node reclaim gave up on starts the episode afresh.  What the token
  * kept before is not why a kill follows, if reclaim on that node stopped
  * keeping anything from here on; a kept pass that still matters shows up
- * again after the set.  A kept pass on another node stays outstanding.
+ * again after the set.  A kept pass on another node stays outstanding:
+ * kept passes are per node, a pass on one says nothing of another.
  */
 static void token_episode_begins(struct ow_checker *c, int nid)
 {
-	if (c->kept && c->kept_nid != nid)
-		return;
-	c->kept = false;
-	c->bypassed = false;
+	struct ow_check_token *t = token_of(c, nid, false);
+
+	if (t)
+		*t = (struct ow_check_token){ .nid = nid };
 }
 
 /*
@@ -544,22 +708,52 @@ static void token_episode_begins(struct ow_checker *c, int nid)
 static void on_token_moved(struct ow_checker *c,
 			   const struct oomwatch_event *ev)
 {
-	if (!c->kept)
-		return;
-	if (ev->type == OW_TOKEN_RELEASE ? ev->token.tgid == c->kept_holder
-					 : ev->token.tgid != c->kept_holder)
-		c->kept = false;
+	for (size_t i = 0; i < c->nr_token; i++) {
+		struct ow_check_token *t = &c->token[i];
+
+		if (t->kept && (ev->type == OW_TOKEN_RELEASE ?
+				ev->token.tgid == t->kept_holder :
+				ev->token.tgid != t->kept_holder))
+			t->kept = false;
+	}
 }
 
 static void on_kept(struct ow_checker *c, const struct oomwatch_event *ev)
 {
+	struct ow_check_token *t;
+
 	if (!ev->token_pass.nr_folios)
 		return;
-	c->kept = true;
-	c->kept_seq = ev->seq;
-	c->kept_folios = ev->token_pass.nr_folios;
-	c->kept_holder = ev->token_pass.holder_tgid;
-	c->kept_nid = ev->token_pass.nid;
+	t = token_of(c, ev->token_pass.nid, true);
+	if (!t)
+		return;
+	t->kept = true;
+	t->kept_seq = ev->seq;
+	t->kept_folios = ev->token_pass.nr_folios;
+	t->kept_holder = ev->token_pass.holder_tgid;
+}
+
+static void on_bypass(struct ow_checker *c, const struct oomwatch_event *ev)
+{
+	struct ow_check_token *t = token_of(c, ev->token_pass.nid, true);
+
+	if (t)
+		t->bypassed = true;
+}
+
+/* The oldest kept pass no bypass on its node answered, or NULL. */
+static const struct ow_check_token *token_unanswered(const struct ow_checker *c)
+{
+	const struct ow_check_token *first = NULL;
+
+	for (size_t i = 0; i < c->nr_token; i++) {
+		const struct ow_check_token *t = &c->token[i];
+
+		if (t->kept && !t->bypassed &&
+		    (!first || t->kept_seq < first->kept_seq))
+			first = t;
+	}
+	return first;
 }
 
 /* ------------------------------------ no_kill_without_grant, episodes */
@@ -571,6 +765,15 @@ static void evidence_vs_record(const struct ow_ep_evidence *e,
 {
 	unsigned long long claim = ev->grant.unreclaimable_ms * NS_PER_MS;
 
+	if (e->basis == OW_BASIS_BEFORE) {
+		/* trusted as far as it reaches back before the recording */
+		if (sat_add(claim, TOLERANCE_NS) < e->min_ns)
+			add_reason(why, size, "claims unreclaimable for %u ms, since %s, inside the recording (from seq %llu at %s), but no unreclaimable_set of the node was recorded",
+				   ev->grant.unreclaimable_ms,
+				   ts_text(ev->ts_ns - claim).s, e->since_seq,
+				   ts_text(e->since_ts).s);
+		return;
+	}
 	if (e->basis == OW_BASIS_UNKNOWN || claim <= sat_add(e->max_ns, TOLERANCE_NS))
 		return;
 	switch (e->basis) {
@@ -649,6 +852,7 @@ static void check_episode(struct ow_checker *c, const struct oomwatch_event *ev)
 static void on_kill(struct ow_checker *c, const struct oomwatch_event *ev)
 {
 	const struct ow_ep_step *st = &model(c)->step;
+	const struct ow_check_token *t = token_unanswered(c);
 	const char *comm = ev->victim.comm;
 
 	if (!st->kill_global || st->kill_group)
@@ -658,15 +862,22 @@ static void on_kill(struct ow_checker *c, const struct oomwatch_event *ev)
 			  "mark_victim seq %llu at %s: pid %u killed pid %u (%s) with no oom_fallback of its own, and no oom_grant or oom_thrash_take since the last kill",
 			  (unsigned long long)ev->seq, ts_text(ev->ts_ns).s,
 			  ev->pid, ev->victim.pid, comm_text(comm).s);
-	if (c->enabled[OW_INV_TOKEN_YIELDS] && c->kept && !c->bypassed)
+	/* The header says the kernel took no thrash grant: none to use. */
+	if (c->enabled[OW_INV_NO_KILL_WITHOUT_GRANT] &&
+	    st->permit.type == OW_THRASH_TAKE && !c->cfg.oom_arbiter_thrash)
+		violation(c, OW_INV_NO_KILL_WITHOUT_GRANT, ev->seq, ev->ts_ns,
+			  "mark_victim seq %llu at %s: pid %u killed pid %u (%s) on the oom_thrash_take seq %llu, but vm.oom_arbiter_thrash is 0 (header): the kernel takes no thrash grant then",
+			  (unsigned long long)ev->seq, ts_text(ev->ts_ns).s,
+			  ev->pid, ev->victim.pid, comm_text(comm).s,
+			  st->permit.seq);
+	if (c->enabled[OW_INV_TOKEN_YIELDS] && t)
 		violation(c, OW_INV_TOKEN_YIELDS, ev->seq, ev->ts_ns,
 			  "mark_victim seq %llu at %s killed pid %u (%s) while the swap token protected %llu folios (swap_token_kept seq %llu) and no swap_token_bypass happened in this episode",
 			  (unsigned long long)ev->seq, ts_text(ev->ts_ns).s,
-			  ev->victim.pid, comm_text(comm).s, c->kept_folios,
-			  c->kept_seq);
+			  ev->victim.pid, comm_text(comm).s, t->kept_folios,
+			  t->kept_seq);
 	/* A new episode starts: the token history is spent. */
-	c->kept = false;
-	c->bypassed = false;
+	c->nr_token = 0;
 }
 
 /* ------------------------------------------------------ the thrash rule */
@@ -693,6 +904,13 @@ static void check_thrash_timer(struct ow_checker *c,
 	if (claim < timeout)
 		add_reason(why, sizeof(why), "claims %u ms thrashing < timeout %lld ms",
 			   claim, timeout);
+	if (th->clock == OW_TH_CLOCK_NONE && th->state == OW_TH_UNKNOWN &&
+	    sat_add(claim_ns, TOLERANCE_NS) <
+	    since(model(c)->first_ts, ev->ts_ns))
+		add_reason(why, sizeof(why), "claims %u ms thrashing, since %s, inside the recording (from seq %llu at %s), but no thrashing_set of the node was recorded",
+			   claim, ts_text(ev->ts_ns - claim_ns).s,
+			   model(c)->first_seq,
+			   ts_text(model(c)->first_ts).s);
 	if (th->clock != OW_TH_CLOCK_NONE) {
 		unsigned long long took = since(th->clock_ts, ev->ts_ns);
 
@@ -851,6 +1069,48 @@ static void apply_thrash(struct ow_checker *c, const struct oomwatch_event *ev)
 	}
 }
 
+/* ------------------------------------------------ verdicts_name_waiters */
+
+/*
+ * kswapd names the oldest request on its node's waiters list: one the
+ * record has there (waiting, or settled and not yet gone), or one that
+ * may have begun before the recording, while it could still be waiting.
+ */
+static void check_named(struct ow_checker *c, const struct oomwatch_event *ev,
+			__u32 pid, __s32 nid)
+{
+	const struct ow_episodes *m = model(c);
+	const struct ow_ep_step *st = &m->step;
+	char why[200];
+
+	switch (st->named) {
+	case OW_NAMED_WAITER:
+		return;
+	case OW_NAMED_UNSEEN:
+		if (!c->enabled[OW_INV_LIVENESS] ||
+		    since(m->first_ts, ev->ts_ns) <= c->liveness_ns)
+			return;
+		snprintf(why, sizeof(why), "no request of it was recorded, and the recording began at seq %llu at %s, longer ago than a request waits (%llu ms)",
+			 m->first_seq, ts_text(m->first_ts).s,
+			 c->liveness_ns / NS_PER_MS);
+		break;
+	case OW_NAMED_ENDED:
+		snprintf(why, sizeof(why), "its request had ended");
+		break;
+	case OW_NAMED_ELSEWHERE:
+		snprintf(why, sizeof(why), "its oom_request seq %llu waits on node %d",
+			 st->elsewhere.seq, st->elsewhere.nid);
+		break;
+	default:
+		snprintf(why, sizeof(why), "pid 0 is no request");
+		break;
+	}
+	violation(c, OW_INV_VERDICTS_NAME_WAITERS, ev->seq, ev->ts_ns,
+		  "%s seq %llu at %s on node %d names pid %u, not waiting on that node: %s",
+		  tname(ev->type), (unsigned long long)ev->seq,
+		  ts_text(ev->ts_ns).s, nid, pid, why);
+}
+
 /* -------------------------------------------------------------- driver */
 
 static void apply(struct ow_checker *c, const struct oomwatch_event *ev)
@@ -860,10 +1120,16 @@ static void apply(struct ow_checker *c, const struct oomwatch_event *ev)
 		on_kill(c, ev);
 		break;
 	case OW_OOM_GRANT:
+		if (c->enabled[OW_INV_VERDICTS_NAME_WAITERS])
+			check_named(c, ev, ev->grant.pid, ev->grant.nid);
 		if (c->enabled[OW_INV_NO_KILL_WITHOUT_GRANT])
 			check_evidence(c, ev);
 		if (c->enabled[OW_INV_ONE_KILL_PER_EPISODE])
 			check_episode(c, ev);
+		break;
+	case OW_OOM_DEFER:
+		if (c->enabled[OW_INV_VERDICTS_NAME_WAITERS])
+			check_named(c, ev, ev->request.pid, ev->request.nid);
 		break;
 	case OW_UNRECLAIMABLE_SET:
 		if (model(c)->step.set_new)
@@ -880,7 +1146,7 @@ static void apply(struct ow_checker *c, const struct oomwatch_event *ev)
 		on_token_moved(c, ev);
 		break;
 	case OW_TOKEN_BYPASS:
-		c->bypassed = true;
+		on_bypass(c, ev);
 		break;
 	default:
 		apply_thrash(c, ev);
@@ -902,7 +1168,9 @@ void ow_checker_feed(struct ow_checker *c, const struct oomwatch_event *ev)
 	if (c->enabled[OW_INV_LIVENESS]) {
 		check_ended(c, ev);
 		expire_requests(c, ev->ts_ns, ev);
+		note_request(c);
 	}
+	note_nodes(c, ev);
 	expire_nodes(c, ev->ts_ns, ev);
 	apply(c, ev);
 }
@@ -919,7 +1187,7 @@ void ow_checker_finish(struct ow_checker *c, unsigned long long now_ns)
 	if (c->enabled[OW_INV_LIVENESS]) {
 		expire_requests(c, now_ns, NULL);
 		for (size_t i = 0; i < m->nr_req; i++)
-			c->pending += !m->req[i].settled &&
+			c->pending += m->req[i].used && !m->req[i].settled &&
 				      !(m->req[i].marks & OW_MARK_LATE);
 	}
 	expire_nodes(c, now_ns, NULL);

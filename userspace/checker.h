@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * oomwatch: the checker of the nine invariants (docs/invariants.md), fed one
+ * oomwatch: the checker of the ten invariants (docs/invariants.md), fed one
  * event at a time.
  *
  * Pure C: no I/O, no libbpf; its tables grow with malloc (a failure is
@@ -13,34 +13,38 @@
  *
  * Invariants (ids are stable, they appear in messages and summaries):
  *
- *  1 no_kill_without_grant  arbiter on: every global kill follows an
- *                           oom_grant, oom_fallback or oom_thrash_take
- *                           since the previous global kill (a take's
- *                           kills are granted: its taker calls
- *                           out_of_memory() itself); every grant's
- *                           evidence satisfies
- *                           the rule (unreclaimable_ms >= timeout,
- *                           low_reclaimed == 0, 1..MAX zones each with
- *                           free <= min, looping >= 1), and its
- *                           unreclaimable_ms is no longer than the
- *                           recorded timeline allows.  Further members
- *                           of one memory.oom.group kill share its
- *                           grant (episodes.h).
+ *  1 no_kill_without_grant  arbiter on: every global kill has a permit
+ *                           (episodes.h): the killer's own
+ *                           oom_thrash_take in the same out_of_memory()
+ *                           call, its own oom_fallback, or the oom_grant
+ *                           since the previous global kill, if a request
+ *                           recorded could own it and no alloc_ok veto
+ *                           spent it; a take permits nothing with
+ *                           vm.oom_arbiter_thrash 0 in the header.  Every
+ *                           grant's evidence satisfies the rule
+ *                           (unreclaimable_ms >= timeout, low_reclaimed
+ *                           == 0, 1..MAX zones each with free <= min,
+ *                           looping >= 1), and its unreclaimable_ms is no
+ *                           longer than the recorded timeline allows, and
+ *                           on a node with nothing recorded reaches back
+ *                           before the first event.  Further members of
+ *                           one memory.oom.group kill share its grant.
  *  2 one_kill_per_episode   arbiter on: no grant while a previous
- *                           grant's victims (the next global kill after
- *                           it, every member of a memory.oom.group kill)
- *                           live and its node has not recovered.  An
- *                           oom_veto other than episode_open on the
- *                           grant's node (or naming its pid) means the
- *                           grant's taker did not kill: the grant is
- *                           spent without a victim.  Per node: recovery
- *                           on one node ends nothing on another.
+ *                           grant's victims (the kill that used its
+ *                           permit, every member of a memory.oom.group
+ *                           kill) live and its node has not recovered.
+ *                           An oom_veto alloc_ok on the grant's node
+ *                           means its owner did not kill: the grant is
+ *                           spent without a victim (no other veto comes
+ *                           from the owner).  Per node: recovery on one
+ *                           node ends nothing on another.
  *  3 liveness               every oom_request is resolved within
  *                           timeout + fallback + slack.  Resolutions: an
  *                           oom_grant on the request's node (the grant
  *                           names the oldest waiter but settles every
  *                           request waiting on that node: one takes it,
- *                           the others get oom_veto episode_open), an
+ *                           the others get oom_veto episode_open; a grant
+ *                           on another node settles nothing here), an
  *                           oom_veto or oom_fallback naming it (any
  *                           reason), the requester's kill or exit, its
  *                           own oom_thrash_take (it calls out_of_memory()
@@ -49,10 +53,11 @@
  *                           recovered).
  *  4 token_yields           token on: no global kill in an episode with a
  *                           swap_token_kept of nr_folios > 0 and no
- *                           swap_token_bypass.  An episode begins after
- *                           a kill, and again when the kept pass's node
- *                           becomes unreclaimable: the OOM decision
- *                           rests on what reclaim did from then on.  A
+ *                           swap_token_bypass on its node, per node.  An
+ *                           episode begins after a kill, and again on a
+ *                           node when it becomes unreclaimable: the OOM
+ *                           decision rests on what reclaim did from then
+ *                           on.  A
  *                           holder that lost the token (release, or a
  *                           grab by another process) after the kept
  *                           pass protects nothing any more.
@@ -80,7 +85,8 @@
  *                           thrashing_clear's duration_ms is within
  *                           OW_JIFFY_TOLERANCE_MS of its recorded set.  A
  *                           node whose clock started before the
- *                           recording is judged by its claim alone.
+ *                           recording is judged by its claim, which must
+ *                           reach back before the first event.
  *  8 thrash_rule            thrash rule on: an oom_thrash_grant only while
  *                           its node thrashes (not after its
  *                           thrashing_clear with no set since; a node
@@ -98,8 +104,15 @@
  *                           on the node or its thrashing_clear), and
  *                           every oom_thrash_take takes an outstanding
  *                           grant on its node (a node with no recorded
- *                           thrash event is trusted: its grant may
+ *                           thrash event is trusted once: its grant may
  *                           predate the recording).
+ * 10 verdicts_name_waiters  arbiter on: an oom_grant or oom_defer names
+ *                           a request on its node's waiters: one
+ *                           recorded there and not ended (settled ones
+ *                           stay listed until their own end), or one
+ *                           that may predate the recording (no request
+ *                           of that pid recorded, within the liveness
+ *                           bound of the first event).
  *
  * A kill is "global" unless its constraint is MEMCG or SYSRQ: UNKNOWN (the
  * observer missed the out_of_memory() entry) is treated as global, so that
@@ -123,9 +136,10 @@ enum ow_invariant {
 	OW_INV_THRASH_TIMER = 7,
 	OW_INV_THRASH_RULE = 8,
 	OW_INV_ONE_TAKE_PER_GRANT = 9,
+	OW_INV_VERDICTS_NAME_WAITERS = 10,
 };
 
-#define OW_NR_INVARIANTS	9
+#define OW_NR_INVARIANTS	10
 #define OW_NO_SEQ		(~0ULL)	/* violation tied to no one event */
 #define OW_MSG_MAX		512
 
@@ -182,6 +196,32 @@ struct ow_check_cpu {
 	unsigned long long seq;
 };
 
+/* A deadline the checker waits for: a request's, or a node's. */
+struct ow_check_due {
+	unsigned long long deadline;
+	unsigned long long seq;		/* the request's, or the node's set */
+	unsigned long long since;	/* the node's wait_ts */
+	size_t node;			/* index in the model's nodes */
+	__u32 pid;			/* the request's */
+};
+
+/* Soonest deadline first: every event costs log(open), not open. */
+struct ow_check_heap {
+	struct ow_check_due *v;
+	size_t nr;
+	size_t cap;
+};
+
+/* A node's swap token passes since the last kill (token_yields). */
+struct ow_check_token {
+	__s32 nid;
+	bool kept;
+	unsigned long long kept_seq;
+	unsigned long long kept_folios;
+	__u32 kept_holder;		/* tgid the kept pass protected */
+	bool bypassed;
+};
+
 /* Opaque in spirit: read it through the functions below. */
 struct ow_checker {
 	struct ow_config cfg;
@@ -206,17 +246,16 @@ struct ow_checker {
 	/* liveness */
 	unsigned long long liveness_ns;	/* timeout + fallback + slack */
 	unsigned int pending;		/* open, not late, at finish */
+	struct ow_check_heap req_due;	/* waiting requests' deadlines */
 
-	/* token_yields */
-	bool kept;
-	unsigned long long kept_seq;
-	unsigned long long kept_folios;
-	__u32 kept_holder;		/* tgid the kept pass protected */
-	int kept_nid;
-	bool bypassed;
+	/* token_yields: the nodes with a pass since the last kill */
+	struct ow_check_token *token;
+	size_t nr_token;
+	size_t cap_token;
 
 	/* timer_works */
 	unsigned long long timer_ns;	/* timeout + kswapd period + slack */
+	struct ow_check_heap node_due;	/* waited-on nodes' deadlines */
 };
 
 /*
@@ -230,6 +269,12 @@ void ow_checker_init(struct ow_checker *c, const struct ow_config *cfg,
 void ow_checker_feed(struct ow_checker *c, const struct oomwatch_event *ev);
 /* Events dropped before user space saw them (a lost record). */
 void ow_checker_lost(struct ow_checker *c, unsigned long long count);
+/*
+ * A table of the caller's that cannot grow dropped what (one line, e.g.
+ * "the memcg path table is full (65536 ids): 3 memcg lines not kept"):
+ * a record_whole violation, so that no limit hides a check silently.
+ */
+void ow_checker_table_full(struct ow_checker *c, const char *what);
 /*
  * End of the recording at now_ns (the last event's ts_ns when replaying;
  * an earlier value is raised to it): open requests and unreclaimable

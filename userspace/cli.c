@@ -25,7 +25,7 @@ static const char doc[] =
 "system \"oomwatch\": its thrash rule too, where the kernel has it) and the\n"
 "stock oom: and vmscan: events, and prints one line per decision with its\n"
 "reason chain: who asked, what kswapd saw, the verdict, the victim.  It\n"
-"checks the nine invariants of docs/invariants.md as it goes, live or on\n"
+"checks the ten invariants of docs/invariants.md as it goes, live or on\n"
 "a recording.\n"
 "\n"
 "USAGE: oomwatch [-j|-s] [-T] [-p PID] [-c CGROUP] [-d SECONDS] [--assert]\n"

@@ -15,24 +15,6 @@ bool ow_kill_is_global(const struct oomwatch_event *ev)
 	       ev->victim.constraint != OW_CONSTRAINT_SYSRQ;
 }
 
-void ow_episodes_init(struct ow_episodes *m)
-{
-	memset(m, 0, sizeof(*m));
-}
-
-void ow_episodes_free(struct ow_episodes *m)
-{
-	for (size_t i = 0; i < m->nr_node; i++)
-		free(m->node[i].victim);
-	free(m->node);
-	free(m->req);
-	free(m->alive);
-	free(m->fallback);
-	free(m->step.change);
-	free(m->step.spell_ts);
-	ow_episodes_init(m);
-}
-
 /*
  * Room for need items in *v (cap of them now): the array itself, or NULL
  * when memory ran out (then *v is left as it was).
@@ -53,30 +35,174 @@ static void *grow(void *v, size_t *cap, size_t need, size_t size)
 	return v;
 }
 
-/* ------------------------------------------------------------- lookups */
-
-static int find_req(const struct ow_episodes *m, __u32 pid)
+/* Appends x to the array *v of *nr; false when out of memory. */
+static bool push_index(struct ow_episodes *m, size_t **v, size_t *nr,
+		       size_t *cap, size_t x)
 {
-	for (size_t i = 0; i < m->nr_req; i++)
-		if (m->req[i].pid == pid)
-			return i;
-	return -1;
+	size_t *p = grow(*v, cap, *nr + 1, sizeof(*p));
+
+	if (!p) {
+		m->nomem++;
+		return false;
+	}
+	*v = p;
+	p[(*nr)++] = x;
+	return true;
 }
+
+/* ---------------------------------------------------------------- maps */
+
+/*
+ * Linear probing, deletion by shifting back the entries after it, so
+ * that a lookup stops at the first empty slot and no tombstones pile up.
+ */
+struct ow_ep_slot {
+	__u32 key;
+	bool used;
+	size_t val;
+};
+
+static size_t map_home(const struct ow_ep_map *t, __u32 key)
+{
+	return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 32) & (t->cap - 1);
+}
+
+static struct ow_ep_slot *map_find(const struct ow_ep_map *t, __u32 key)
+{
+	if (!t->cap)
+		return NULL;
+	for (size_t i = map_home(t, key);; i = (i + 1) & (t->cap - 1)) {
+		if (!t->slot[i].used)
+			return NULL;
+		if (t->slot[i].key == key)
+			return &t->slot[i];
+	}
+}
+
+static bool map_get(const struct ow_ep_map *t, __u32 key, size_t *val)
+{
+	const struct ow_ep_slot *e = map_find(t, key);
+
+	if (e && val)
+		*val = e->val;
+	return e != NULL;
+}
+
+static void map_insert(struct ow_ep_map *t, __u32 key, size_t val)
+{
+	size_t i = map_home(t, key);
+
+	while (t->slot[i].used)
+		i = (i + 1) & (t->cap - 1);
+	t->slot[i] = (struct ow_ep_slot){ key, true, val };
+	t->nr++;
+}
+
+/* Kept at most half full: doubles, or fails when memory runs out. */
+static bool map_room(struct ow_ep_map *t)
+{
+	struct ow_ep_map big;
+
+	if ((t->nr + 1) * 2 <= t->cap)
+		return true;
+	big.cap = t->cap ? t->cap * 2 : 64;
+	big.nr = 0;
+	big.slot = big.cap <= SIZE_MAX / sizeof(*big.slot) ?
+		   calloc(big.cap, sizeof(*big.slot)) : NULL;
+	if (!big.slot)
+		return false;
+	for (size_t i = 0; i < t->cap; i++)
+		if (t->slot[i].used)
+			map_insert(&big, t->slot[i].key, t->slot[i].val);
+	free(t->slot);
+	*t = big;
+	return true;
+}
+
+/* Sets key to val; false (and nomem counted) when out of memory. */
+static bool map_set(struct ow_episodes *m, struct ow_ep_map *t, __u32 key,
+		    size_t val)
+{
+	struct ow_ep_slot *e = map_find(t, key);
+
+	if (e) {
+		e->val = val;
+		return true;
+	}
+	if (!map_room(t)) {
+		m->nomem++;
+		return false;
+	}
+	map_insert(t, key, val);
+	return true;
+}
+
+static void map_del(struct ow_ep_map *t, __u32 key)
+{
+	struct ow_ep_slot *e = map_find(t, key);
+	size_t i, j;
+
+	if (!e)
+		return;
+	i = e - t->slot;
+	t->slot[i].used = false;
+	t->nr--;
+	/* Shift back every entry that would not be found past the hole. */
+	for (j = (i + 1) & (t->cap - 1); t->slot[j].used;
+	     j = (j + 1) & (t->cap - 1)) {
+		size_t home = map_home(t, t->slot[j].key);
+
+		if (((j - home) & (t->cap - 1)) >= ((j - i) & (t->cap - 1))) {
+			t->slot[i] = t->slot[j];
+			t->slot[j].used = false;
+			i = j;
+		}
+	}
+}
+
+static void map_free(struct ow_ep_map *t)
+{
+	free(t->slot);
+	memset(t, 0, sizeof(*t));
+}
+
+/* ------------------------------------------------------------- set-up */
+
+void ow_episodes_init(struct ow_episodes *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->free_req = OW_EP_NIL;
+}
+
+void ow_episodes_free(struct ow_episodes *m)
+{
+	for (size_t i = 0; i < m->nr_node; i++)
+		free(m->node[i].victim);
+	free(m->node);
+	free(m->req);
+	free(m->alive);
+	free(m->fallback);
+	free(m->open_ep);
+	free(m->spell);
+	map_free(&m->req_of);
+	map_free(&m->ended);
+	map_free(&m->killed);
+	map_free(&m->node_of);
+	map_free(&m->fallback_of);
+	free(m->step.change);
+	free(m->step.spell_ts);
+	free(m->step.wait_began);
+	free(m->step.touched);
+	ow_episodes_init(m);
+}
+
+/* ------------------------------------------------------------- lookups */
 
 struct ow_ep_request *ow_episodes_request(struct ow_episodes *m, __u32 pid)
 {
-	int i = find_req(m, pid);
+	size_t i;
 
-	return i < 0 ? NULL : &m->req[i];
-}
-
-unsigned int ow_episodes_waiting_on(const struct ow_episodes *m, __s32 nid)
-{
-	unsigned int n = 0;
-
-	for (size_t i = 0; i < m->nr_req; i++)
-		n += m->req[i].nid == nid && !m->req[i].settled;
-	return n;
+	return map_get(&m->req_of, pid, &i) ? &m->req[i] : NULL;
 }
 
 const struct ow_ep_change *ow_episodes_change(const struct ow_episodes *m,
@@ -88,51 +214,89 @@ const struct ow_ep_change *ow_episodes_change(const struct ow_episodes *m,
 	return NULL;
 }
 
-/* Index of nid in the sorted table, or where it would go. */
-static size_t node_pos(const struct ow_episodes *m, __s32 nid, bool *found)
-{
-	size_t lo = 0, hi = m->nr_node;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m->node[mid].nid < nid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*found = lo < m->nr_node && m->node[lo].nid == nid;
-	return lo;
-}
-
 struct ow_ep_node *ow_episodes_node(struct ow_episodes *m, __s32 nid)
 {
-	bool found;
-	size_t i = node_pos(m, nid, &found);
+	size_t i;
 
-	return found ? &m->node[i] : NULL;
+	return map_get(&m->node_of, (__u32)nid, &i) ? &m->node[i] : NULL;
+}
+
+unsigned int ow_episodes_waiting_on(const struct ow_episodes *m, __s32 nid)
+{
+	size_t i;
+
+	return map_get(&m->node_of, (__u32)nid, &i) ?
+	       m->node[i].nr_waiting : 0;
+}
+
+static const struct ow_episodes *sort_model;
+
+static int by_nid(const void *a, const void *b)
+{
+	__s32 x = sort_model->node[*(const size_t *)a].nid;
+	__s32 y = sort_model->node[*(const size_t *)b].nid;
+
+	return (x > y) - (x < y);
+}
+
+size_t *ow_episodes_nodes_by_nid(const struct ow_episodes *m)
+{
+	size_t *idx;
+
+	if (!m->nr_node)
+		return NULL;
+	idx = malloc(m->nr_node * sizeof(*idx));
+	if (!idx)
+		return NULL;
+	for (size_t i = 0; i < m->nr_node; i++)
+		idx[i] = i;
+	sort_model = m;
+	qsort(idx, m->nr_node, sizeof(*idx), by_nid);
+	sort_model = NULL;
+	return idx;
+}
+
+/* The node's index, made when first named; false when out of memory. */
+static bool node_index(struct ow_episodes *m, __s32 nid, size_t *i)
+{
+	struct ow_ep_node *v;
+
+	if (map_get(&m->node_of, (__u32)nid, i))
+		return true;
+	v = grow(m->node, &m->cap_node, m->nr_node + 1, sizeof(*v));
+	if (!v) {
+		m->nomem++;
+		return false;
+	}
+	m->node = v;
+	if (!map_set(m, &m->node_of, (__u32)nid, m->nr_node))
+		return false;
+	*i = m->nr_node++;
+	v = &m->node[*i];
+	memset(v, 0, sizeof(*v));
+	v->nid = nid;
+	v->req_head = v->req_tail = OW_EP_NIL;
+	return true;
 }
 
 /* The node, made when first named; NULL when out of memory. */
 static struct ow_ep_node *node_get(struct ow_episodes *m, __s32 nid)
 {
-	struct ow_ep_node *v;
-	bool found;
-	size_t i = node_pos(m, nid, &found);
+	size_t i;
 
-	if (found)
-		return &m->node[i];
-	v = grow(m->node, &m->cap_node, m->nr_node + 1, sizeof(*v));
-	if (!v) {
-		m->nomem++;
-		return NULL;
-	}
-	m->node = v;
-	memmove(&v[i + 1], &v[i], (m->nr_node - i) * sizeof(*v));
-	memset(&v[i], 0, sizeof(*v));
-	v[i].nid = nid;
-	m->nr_node++;
-	return &v[i];
+	return node_index(m, nid, &i) ? &m->node[i] : NULL;
+}
+
+/* Its waiting or unreclaimable state changes: note_waits() looks again. */
+static void touch(struct ow_episodes *m, struct ow_ep_node *n)
+{
+	struct ow_ep_step *st = &m->step;
+
+	if (n->dirty)
+		return;
+	if (push_index(m, &st->touched, &st->nr_touched, &st->cap_touched,
+		       n - m->node))
+		n->dirty = true;
 }
 
 /* ------------------------------------------------------------ requests */
@@ -156,52 +320,104 @@ static void note_change(struct ow_episodes *m, const struct ow_ep_request *r,
 	st->nr_change++;
 }
 
-/* Keeps the table in request order, so views report in that order. */
+/*
+ * The record goes.  A task that asks again gets a new one; any other end
+ * is remembered by pid, so that a verdict naming it later is known stale;
+ * but a waiter that is killed stays on the kernel's list until it wakes
+ * and traces its fallback (dying): until then a verdict may name it.
+ */
 static void drop_req(struct ow_episodes *m, size_t i, enum ow_req_end why)
 {
-	note_change(m, &m->req[i], why, !m->req[i].settled, true);
-	memmove(&m->req[i], &m->req[i + 1],
-		(m->nr_req - i - 1) * sizeof(m->req[0]));
-	m->nr_req--;
+	struct ow_ep_request *r = &m->req[i];
+	struct ow_ep_node *n = &m->node[r->node];
+
+	note_change(m, r, why, !r->settled, true);
+	if (r->prev != OW_EP_NIL)
+		m->req[r->prev].next = r->next;
+	else
+		n->req_head = r->next;
+	if (r->next != OW_EP_NIL)
+		m->req[r->next].prev = r->prev;
+	else
+		n->req_tail = r->prev;
+	n->nr_req--;
+	if (!r->settled) {
+		n->nr_waiting--;
+		touch(m, n);
+	}
+	map_del(&m->req_of, r->pid);
+	if (why == OW_END_KILLED)
+		map_set(m, &m->killed, r->pid, (__u32)r->nid);
+	else if (why != OW_END_REPLACED && why != OW_END_FORGOTTEN)
+		map_set(m, &m->ended, r->pid, 0);
+	r->used = false;
+	r->next = m->free_req;
+	m->free_req = i;
 }
 
 static void end_pid(struct ow_episodes *m, __u32 pid, enum ow_req_end why)
 {
-	int i = find_req(m, pid);
+	size_t i;
 
-	if (i >= 0)
+	/* A killed waiter's own verdict, or its exit, takes it off the list. */
+	if (why != OW_END_KILLED && map_get(&m->killed, pid, NULL)) {
+		map_del(&m->killed, pid);
+		map_set(m, &m->ended, pid, 0);
+	}
+	if (map_get(&m->req_of, pid, &i))
 		drop_req(m, i, why);
 }
 
 /* It stops waiting; the record stays for the lines that name it. */
 static void settle(struct ow_episodes *m, size_t i, enum ow_req_end why)
 {
-	if (m->req[i].settled)
+	struct ow_ep_request *r = &m->req[i];
+
+	if (r->settled)
 		return;
-	note_change(m, &m->req[i], why, true, false);
-	m->req[i].settled = true;
+	note_change(m, r, why, true, false);
+	r->settled = true;
+	m->node[r->node].nr_waiting--;
+	touch(m, &m->node[r->node]);
+}
+
+/* A free slot for a record; false when out of memory. */
+static bool req_slot(struct ow_episodes *m, size_t *i)
+{
+	struct ow_ep_request *v;
+
+	if (m->free_req != OW_EP_NIL) {
+		*i = m->free_req;
+		m->free_req = m->req[*i].next;
+		return true;
+	}
+	v = grow(m->req, &m->cap_req, m->nr_req + 1, sizeof(*v));
+	if (!v) {
+		m->nomem++;
+		return false;
+	}
+	m->req = v;
+	*i = m->nr_req++;
+	return true;
 }
 
 /* ----------------------------------------------------- fallback permits */
-
-static int find_fallback(const struct ow_episodes *m, __u32 pid)
-{
-	for (size_t i = 0; i < m->nr_fallback; i++)
-		if (m->fallback[i].pid == pid)
-			return i;
-	return -1;
-}
 
 /* Takes pid's fallback permit into *p; false when it has none. */
 static bool take_fallback(struct ow_episodes *m, __u32 pid,
 			  struct ow_ep_permit *p)
 {
-	int i = find_fallback(m, pid);
+	size_t i, last = m->nr_fallback - 1;
 
-	if (i < 0)
+	if (!map_get(&m->fallback_of, pid, &i))
 		return false;
 	*p = m->fallback[i];
-	m->fallback[i] = m->fallback[--m->nr_fallback];
+	map_del(&m->fallback_of, pid);
+	if (i != last) {
+		m->fallback[i] = m->fallback[last];
+		map_set(m, &m->fallback_of, m->fallback[i].pid, i);
+	}
+	m->nr_fallback--;
 	return true;
 }
 
@@ -215,9 +431,9 @@ static void drop_fallback(struct ow_episodes *m, __u32 pid)
 static void give_fallback(struct ow_episodes *m, const struct oomwatch_event *ev)
 {
 	struct ow_ep_permit *v;
-	int i = find_fallback(m, ev->request.pid);
+	size_t i;
 
-	if (i < 0) {
+	if (!map_get(&m->fallback_of, ev->request.pid, &i)) {
 		v = grow(m->fallback, &m->cap_fallback, m->nr_fallback + 1,
 			 sizeof(*v));
 		if (!v) {
@@ -225,6 +441,9 @@ static void give_fallback(struct ow_episodes *m, const struct oomwatch_event *ev
 			return;
 		}
 		m->fallback = v;
+		if (!map_set(m, &m->fallback_of, ev->request.pid,
+			     m->nr_fallback))
+			return;
 		i = m->nr_fallback++;
 	}
 	m->fallback[i] = (struct ow_ep_permit){ OW_OOM_FALLBACK, ev->seq,
@@ -237,22 +456,29 @@ static void on_request(struct ow_episodes *m, const struct oomwatch_event *ev,
 		       const struct ow_requester *who)
 {
 	struct ow_ep_request *v;
-	int i = find_req(m, ev->request.pid);
+	struct ow_ep_node *n;
+	size_t i, ni;
 
 	/* A new allocation's OOM: its last one's fallback is spent. */
 	drop_fallback(m, ev->request.pid);
-	if (i >= 0 && !m->req[i].settled)
-		return;
-	if (i >= 0)
+	if (map_get(&m->req_of, ev->request.pid, &i)) {
+		if (!m->req[i].settled)
+			return;
 		drop_req(m, i, OW_END_REPLACED);
+	}
+	map_del(&m->ended, ev->request.pid);
+	map_del(&m->killed, ev->request.pid);
 	m->step.new_request = true;
-	v = grow(m->req, &m->cap_req, m->nr_req + 1, sizeof(*v));
-	if (!v) {
-		m->nomem++;
+	if (!node_index(m, ev->request.nid, &ni) || !req_slot(m, &i))
+		return;
+	if (!map_set(m, &m->req_of, ev->request.pid, i)) {
+		m->req[i].used = false;
+		m->req[i].next = m->free_req;
+		m->free_req = i;
 		return;
 	}
-	m->req = v;
-	v = &m->req[m->nr_req++];
+	n = &m->node[ni];
+	v = &m->req[i];
 	memset(v, 0, sizeof(*v));
 	v->pid = ev->request.pid;
 	v->nid = ev->request.nid;
@@ -261,19 +487,86 @@ static void on_request(struct ow_episodes *m, const struct oomwatch_event *ev,
 	v->ts_ns = ev->ts_ns;
 	if (who)
 		v->who = *who;
+	v->used = true;
+	v->node = ni;
+	v->prev = n->req_tail;
+	v->next = OW_EP_NIL;
+	if (n->req_tail != OW_EP_NIL)
+		m->req[n->req_tail].next = i;
+	else
+		n->req_head = i;
+	n->req_tail = i;
+	n->nr_req++;
+	n->nr_waiting++;
+	touch(m, n);
+}
+
+/*
+ * Whether pid is on nid's waiters as far as the record can tell: a
+ * request there (waiting, or settled and not yet gone: the kernel keeps
+ * it listed until it wakes), one elsewhere, one that ended, or none
+ * recorded at all.
+ */
+static enum ow_ep_named named(struct ow_episodes *m, __u32 pid, __s32 nid)
+{
+	const struct ow_ep_request *r;
+	size_t on;
+
+	if (!pid)
+		return OW_NAMED_NOBODY;
+	if (map_get(&m->killed, pid, &on) && (__s32)on == nid)
+		return OW_NAMED_WAITER;
+	r = ow_episodes_request(m, pid);
+	if (r && r->nid == nid)
+		return OW_NAMED_WAITER;
+	if (r) {
+		m->step.elsewhere = *r;
+		return OW_NAMED_ELSEWHERE;
+	}
+	return map_get(&m->ended, pid, NULL) ? OW_NAMED_ENDED :
+	       OW_NAMED_UNSEEN;
+}
+
+static void on_defer(struct ow_episodes *m, const struct oomwatch_event *ev)
+{
+	m->step.named = named(m, ev->request.pid, ev->request.nid);
 }
 
 /* ------------------------------------------------------------ episodes */
 
-static void end_episode(struct ow_ep_node *n)
+static void set_ep(struct ow_episodes *m, struct ow_ep_node *n,
+		   enum ow_ep_state ep)
 {
-	n->ep = OW_EP_NONE;
+	size_t i = n - m->node;
+
+	if ((n->ep == OW_EP_NONE) == (ep == OW_EP_NONE)) {
+		n->ep = ep;
+		return;
+	}
+	if (ep != OW_EP_NONE) {
+		if (!push_index(m, &m->open_ep, &m->nr_open_ep,
+				&m->cap_open_ep, i))
+			return;
+		n->ep_pos = m->nr_open_ep - 1;
+	} else {
+		size_t last = m->open_ep[--m->nr_open_ep];
+
+		m->open_ep[n->ep_pos] = last;
+		m->node[last].ep_pos = n->ep_pos;
+	}
+	n->ep = ep;
+}
+
+static void end_episode(struct ow_episodes *m, struct ow_ep_node *n)
+{
+	set_ep(m, n, OW_EP_NONE);
 	n->nr_victim = 0;
 }
 
 /* Appends the victim of ev to *v (*nr of them); false when out of memory. */
 static bool push_victim(struct ow_episodes *m, struct ow_ep_victim **v,
-			size_t *nr, size_t *cap, const struct oomwatch_event *ev)
+			size_t *nr, size_t *cap, const struct oomwatch_event *ev,
+			unsigned long long oom)
 {
 	struct ow_ep_victim *p = grow(*v, cap, *nr + 1, sizeof(*p));
 
@@ -285,15 +578,17 @@ static bool push_victim(struct ow_episodes *m, struct ow_ep_victim **v,
 	p[*nr].pid = ev->victim.pid;
 	memcpy(p[*nr].comm, ev->victim.comm, sizeof(p->comm));
 	p[*nr].seq = ev->seq;
+	p[*nr].oom = oom;
 	(*nr)++;
 	return true;
 }
 
 static void add_victim(struct ow_episodes *m, struct ow_ep_node *n,
-		       const struct oomwatch_event *ev)
+		       const struct oomwatch_event *ev, unsigned long long oom)
 {
-	if (push_victim(m, &n->victim, &n->nr_victim, &n->cap_victim, ev))
-		n->ep = OW_EP_VICTIM;
+	if (push_victim(m, &n->victim, &n->nr_victim, &n->cap_victim, ev,
+			oom))
+		set_ep(m, n, OW_EP_VICTIM);
 }
 
 /* Drops every victim pid or tgid names from v; the order is not kept. */
@@ -310,20 +605,18 @@ static void drop_victim(struct ow_ep_victim *v, size_t *nr, __u32 pid,
 	}
 }
 
-/* The episode a grant on nid breaks into: nid's own first, else any. */
+/* The episode a grant on nid breaks into: nid's own, else the lowest. */
 static const struct ow_ep_node *open_episode(const struct ow_episodes *m,
 					     __s32 nid)
 {
 	const struct ow_ep_node *any = NULL;
 
-	for (size_t i = 0; i < m->nr_node; i++) {
-		const struct ow_ep_node *n = &m->node[i];
+	for (size_t i = 0; i < m->nr_open_ep; i++) {
+		const struct ow_ep_node *n = &m->node[m->open_ep[i]];
 
-		if (n->ep == OW_EP_NONE)
-			continue;
 		if (n->nid == nid)
 			return n;
-		if (!any)
+		if (!any || n->nid < any->nid)
 			any = n;
 	}
 	return any;
@@ -334,14 +627,22 @@ static const struct ow_ep_node *open_episode(const struct ow_episodes *m,
  * since the first set after its last recovery (the kernel quotes less:
  * the time up to the timer clear while the rescan it forced is pending,
  * or since the latest set), or nothing since a recovery with no set
- * after it.  A history that began before the recording is unknown.
+ * after it.  A node nothing was recorded of was set before the first
+ * event, if at all: at least that long ago.  A timer clear of a set
+ * before the recording leaves it unknown.
  */
-static void evidence(const struct ow_ep_node *n, unsigned long long ts,
-		     struct ow_ep_evidence *e)
+static void evidence(const struct ow_episodes *m, const struct ow_ep_node *n,
+		     unsigned long long ts, struct ow_ep_evidence *e)
 {
 	memset(e, 0, sizeof(*e));
-	if (!n || (n->since && !n->since_known) ||
-	    (!n->since && !n->recovered))
+	if (!n || (!n->since && !n->recovered)) {
+		e->basis = OW_BASIS_BEFORE;
+		e->min_ns = ts > m->first_ts ? ts - m->first_ts : 0;
+		e->since_seq = m->first_seq;
+		e->since_ts = m->first_ts;
+		return;
+	}
+	if (!n->since_known && n->since)
 		return;
 	if (n->since) {
 		e->basis = OW_BASIS_SET;
@@ -356,15 +657,18 @@ static void evidence(const struct ow_ep_node *n, unsigned long long ts,
 }
 
 /*
- * A grant settles every request waiting on its node and the one it
- * names; a record an earlier grant settled and nothing ended is gone.
+ * A grant settles every request waiting on its node (kswapd wakes its
+ * own node's waiters only); a record an earlier grant settled and nothing
+ * ended is gone.  Whoever leaves the wait first owns the grant: with no
+ * request recorded on the node, and a named pid the record knows is not
+ * there, nobody can, and the grant permits no kill.
  */
 static void on_grant(struct ow_episodes *m, const struct oomwatch_event *ev)
 {
 	const struct ow_ep_node *open = open_episode(m, ev->grant.nid);
 	struct ow_ep_step *st = &m->step;
 	struct ow_ep_node *n;
-	size_t i = 0;
+	size_t i, ni;
 
 	if (open) {
 		st->blocked = true;
@@ -373,31 +677,35 @@ static void on_grant(struct ow_episodes *m, const struct oomwatch_event *ev)
 		if (open->nr_victim)
 			st->first = open->victim[0];
 	}
-	evidence(ow_episodes_node(m, ev->grant.nid), ev->ts_ns, &st->evidence);
-	while (i < m->nr_req) {
-		struct ow_ep_request *r = &m->req[i];
+	st->named = named(m, ev->grant.pid, ev->grant.nid);
+	n = ow_episodes_node(m, ev->grant.nid);
+	evidence(m, n, ev->ts_ns, &st->evidence);
+	st->unowned = (!n || !n->nr_req) && st->named != OW_NAMED_UNSEEN &&
+		      st->named != OW_NAMED_WAITER;
+	if (!node_index(m, ev->grant.nid, &ni))
+		return;
+	n = &m->node[ni];
+	for (i = n->req_head; i != OW_EP_NIL;) {
+		size_t next = m->req[i].next;
 
-		if (r->nid != ev->grant.nid && r->pid != ev->grant.pid) {
-			i++;
-		} else if (r->settled) {
+		if (m->req[i].settled)
 			drop_req(m, i, OW_END_FORGOTTEN);
-		} else {
+		else
 			settle(m, i, OW_END_GRANT);
-			i++;
-		}
+		i = next;
 	}
-	n = node_get(m, ev->grant.nid);
-	if (n) {
-		end_episode(n);
-		n->ep = OW_EP_GRANTED;
-		n->grant_type = OW_OOM_GRANT;
-		n->grant_seq = ev->seq;
-		n->grant_ts = ev->ts_ns;
-		n->grant_pid = ev->grant.pid;
-	}
+	m->group_open = false;
+	if (st->unowned)
+		return;
+	n = &m->node[ni];
+	n->nr_victim = 0;
+	set_ep(m, n, OW_EP_GRANTED);
+	n->grant_type = OW_OOM_GRANT;
+	n->grant_seq = ev->seq;
+	n->grant_ts = ev->ts_ns;
+	n->grant_pid = ev->grant.pid;
 	m->permit = (struct ow_ep_permit){ OW_OOM_GRANT, ev->seq, ev->ts_ns,
 					   ev->grant.nid, ev->grant.pid };
-	m->group_open = false;
 }
 
 static void on_fallback(struct ow_episodes *m, const struct oomwatch_event *ev)
@@ -408,46 +716,52 @@ static void on_fallback(struct ow_episodes *m, const struct oomwatch_event *ev)
 }
 
 /*
- * Every veto ends its request's wait.  episode_open only says another
- * waiter took the grant, which may still kill; any other veto on a
- * granted node, or naming its grant's pid (alloc_ok: the taker's last
- * attempt succeeded; recovered: reclaim made progress), means that grant
- * kills nobody.
+ * Every veto ends its request's wait.  Only alloc_ok says something of a
+ * grant: its owner's last check found memory, and it kills nobody.  The
+ * owner is whoever left the wait on the grant's node first; any other
+ * veto there (episode_open, recovered, above_min) comes from a request
+ * that found the grant already owned (arbiter_leave()).
  */
 static void on_veto(struct ow_episodes *m, const struct oomwatch_event *ev)
 {
+	struct ow_ep_node *n;
+
 	/*
 	 * A thrash take whose out_of_memory() found nobody to kill: its
 	 * permit is spent, and no request of the taker's is concerned.
 	 */
 	if (ev->request.reason == OW_THRASH_NO_VICTIM) {
-		if (m->permit.type == OW_THRASH_TAKE &&
-		    m->permit.pid == ev->request.pid)
-			m->permit = (struct ow_ep_permit){ 0 };
+		if (m->take.type && m->take.pid == ev->request.pid)
+			m->take = (struct ow_ep_permit){ 0 };
 		return;
 	}
-	end_pid(m, ev->request.pid, OW_END_VERDICT);
-	if (ev->request.reason == OW_RULE_EPISODE_OPEN)
-		return;
-	for (size_t i = 0; i < m->nr_node; i++) {
-		struct ow_ep_node *n = &m->node[i];
 
-		if (n->ep == OW_EP_GRANTED && (n->nid == ev->request.nid ||
-					       n->grant_pid == ev->request.pid))
-			end_episode(n);
-	}
+	end_pid(m, ev->request.pid, OW_END_VERDICT);
+	if (ev->request.reason != OW_VETO_ALLOC_OK)
+		return;
+	n = ow_episodes_node(m, ev->request.nid);
+	if (!n || n->ep != OW_EP_GRANTED || n->grant_type != OW_OOM_GRANT)
+		return;
+	end_episode(m, n);
+	if (m->permit.type == OW_OOM_GRANT && m->permit.seq == n->grant_seq)
+		m->permit = (struct ow_ep_permit){ 0 };
 }
 
-/* The granted node whose grant is the latest: the one this kill used. */
-static struct ow_ep_node *granted_node(struct ow_episodes *m)
+/*
+ * Still the group's out_of_memory() call: one of its victims lives, or
+ * the last was marked a moment ago (OW_GROUP_GAP_NS).  A kill after its
+ * victims are all gone, and long after, is a new OOM.
+ */
+static bool group_alive(const struct ow_episodes *m,
+			const struct oomwatch_event *ev)
 {
-	struct ow_ep_node *best = NULL;
-
-	for (size_t i = 0; i < m->nr_node; i++)
-		if (m->node[i].ep == OW_EP_GRANTED &&
-		    (!best || m->node[i].grant_seq > best->grant_seq))
-			best = &m->node[i];
-	return best;
+	if (ev->ts_ns <= m->group_last_ts ||
+	    ev->ts_ns - m->group_last_ts <= OW_GROUP_GAP_NS)
+		return true;
+	for (size_t i = 0; i < m->nr_alive; i++)
+		if (m->alive[i].oom == m->group_seq)
+			return true;
+	return false;
 }
 
 /* A further member of the last global kill's memory.oom.group. */
@@ -466,21 +780,23 @@ static void on_group_member(struct ow_episodes *m,
 	 * the first members exited, the OOM's episode is over and a late
 	 * member must not reopen it.
 	 */
-	n = node_get(m, m->group_nid);
+	n = ow_episodes_node(m, m->group_nid);
 	if (n && n->ep == OW_EP_VICTIM)
-		add_victim(m, n, ev);
+		add_victim(m, n, ev, m->group_seq);
 }
 
 static void end_spells(struct ow_episodes *m)
 {
 	struct ow_ep_step *st = &m->step;
 
-	for (size_t i = 0; i < m->nr_node; i++) {
+	for (size_t i = 0; i < m->nr_spell; i++) {
+		struct ow_ep_node *n = &m->node[m->spell[i]];
 		unsigned long long *v;
 
-		if (!m->node[i].spell)
+		n->in_spell = false;
+		if (!n->spell)
 			continue;
-		m->node[i].spell = false;
+		n->spell = false;
 		v = grow(st->spell_ts, &st->cap_spell, st->nr_spell + 1,
 			 sizeof(*v));
 		if (!v) {
@@ -488,22 +804,29 @@ static void end_spells(struct ow_episodes *m)
 			continue;
 		}
 		st->spell_ts = v;
-		v[st->nr_spell++] = m->node[i].spell_ts;
+		v[st->nr_spell++] = n->spell_ts;
 	}
+	m->nr_spell = 0;
 }
 
 /*
- * The node whose episode a new OOM's victims join: the thrash take's own
- * node when a take allowed it (the episode opens with the kill), else
- * the node granted last.
+ * The node whose episode a new OOM's victims join: the take's own node
+ * when a take allowed it (the episode opens with the kill), the grant's
+ * node while that grant's episode waits for its victim; a fallback's
+ * kill (the stock path) and a kill with no permit join none.
  */
 static struct ow_ep_node *episode_node(struct ow_episodes *m,
 				       const struct ow_ep_permit *p)
 {
 	struct ow_ep_node *n;
 
+	if (p->type == OW_OOM_GRANT) {
+		n = ow_episodes_node(m, p->nid);
+		return n && n->ep == OW_EP_GRANTED && n->grant_seq == p->seq ?
+		       n : NULL;
+	}
 	if (p->type != OW_THRASH_TAKE)
-		return granted_node(m);
+		return NULL;
 	n = node_get(m, p->nid);
 	if (n) {
 		n->grant_type = OW_THRASH_TAKE;
@@ -513,37 +836,66 @@ static struct ow_ep_node *episode_node(struct ow_episodes *m,
 	return n;
 }
 
+/*
+ * What allows the kill of ev: the killer's own take in this OOM call,
+ * else its own fallback, else the grant (used up).
+ */
+static struct ow_ep_permit use_permit(struct ow_episodes *m,
+				      const struct oomwatch_event *ev)
+{
+	struct ow_ep_permit use = { 0 };
+
+	if (m->take.type && m->take.pid == ev->pid) {
+		use = m->take;
+		m->take = (struct ow_ep_permit){ 0 };
+	} else if (!take_fallback(m, ev->pid, &use)) {
+		use = m->permit;
+		m->permit = (struct ow_ep_permit){ 0 };
+	}
+	return use;
+}
+
 static void on_kill(struct ow_episodes *m, const struct oomwatch_event *ev)
 {
 	struct ow_ep_permit use;
 	unsigned int took;
 	struct ow_ep_node *n;
-	int i;
+	size_t i;
+	bool member;
 
 	/* A requester that is itself killed waits no more. */
 	end_pid(m, ev->victim.pid, OW_END_KILLED);
+	/* oom_lock: another task's kill is another out_of_memory() call. */
+	if (m->take.type && m->take.pid != ev->pid)
+		m->take = (struct ow_ep_permit){ 0 };
+	member = m->group_open && ev->pid == m->killer &&
+		 ow_kill_is_global(ev) && group_alive(m, ev);
 	/* Any victim, of any OOM, holds back the thrash rule while alive. */
-	push_victim(m, &m->alive, &m->nr_alive, &m->cap_alive, ev);
-	if (!ow_kill_is_global(ev))
+	push_victim(m, &m->alive, &m->nr_alive, &m->cap_alive, ev,
+		    member ? m->group_seq : ev->seq);
+	if (!ow_kill_is_global(ev)) {
+		/* ... and is an OOM call of its own: the group is over. */
+		m->group_open = false;
+		drop_fallback(m, ev->victim.pid);
 		return;
+	}
 	m->step.kill_global = true;
-	if (m->group_open && ev->pid == m->killer) {
+	if (member) {
+		m->group_last_ts = ev->ts_ns;
 		on_group_member(m, ev);
+		drop_fallback(m, ev->victim.pid);
 		return;
 	}
-	/* The killer's own fallback first: a grant stays for its owner. */
-	if (!take_fallback(m, ev->pid, &use)) {
-		use = m->permit;
-		m->permit = (struct ow_ep_permit){ 0 };
-	}
+	use = use_permit(m, ev);
+	/* Its allocation is traced again before it may kill again. */
+	drop_fallback(m, ev->victim.pid);
 	took = use.type;
 	m->step.permit = use;
 	m->episodes++;
 	end_spells(m);
 	/* The killer took the grant: its settled request has ended too. */
-	i = find_req(m, ev->pid);
-	if ((took == OW_OOM_GRANT || took == OW_THRASH_TAKE) && i >= 0 &&
-	    m->req[i].settled)
+	if ((took == OW_OOM_GRANT || took == OW_THRASH_TAKE) &&
+	    map_get(&m->req_of, ev->pid, &i) && m->req[i].settled)
 		drop_req(m, i, took == OW_OOM_GRANT ? OW_END_GRANT :
 			 OW_END_TAKE);
 	n = episode_node(m, &use);
@@ -552,10 +904,11 @@ static void on_kill(struct ow_episodes *m, const struct oomwatch_event *ev)
 	m->group_in_episode = n != NULL;
 	m->group_nid = n ? n->nid : -1;
 	if (n)
-		add_victim(m, n, ev);
+		add_victim(m, n, ev, ev->seq);
 	m->group_open = true;
 	m->killer = ev->pid;
 	m->group_seq = ev->seq;
+	m->group_last_ts = ev->ts_ns;
 	m->group_permit = use;
 }
 
@@ -563,12 +916,12 @@ static void on_kill(struct ow_episodes *m, const struct oomwatch_event *ev)
 static void on_victim_gone(struct ow_episodes *m, __u32 pid, __u32 tgid)
 {
 	drop_victim(m->alive, &m->nr_alive, pid, tgid);
-	for (size_t i = 0; i < m->nr_node; i++) {
-		struct ow_ep_node *n = &m->node[i];
+	for (size_t k = m->nr_open_ep; k-- > 0;) {
+		struct ow_ep_node *n = &m->node[m->open_ep[k]];
 
 		drop_victim(n->victim, &n->nr_victim, pid, tgid);
 		if (n->ep == OW_EP_VICTIM && !n->nr_victim)
-			end_episode(n);
+			end_episode(m, n);
 	}
 }
 
@@ -657,24 +1010,27 @@ static void on_thrash_grant(struct ow_episodes *m,
 }
 
 /*
- * The taker calls out_of_memory() itself: its kill needs no other permit,
- * and a request of its own no longer waits.  A take of no outstanding
- * grant is still a permit: the checker reports the take, not the kill.
+ * The taker calls out_of_memory() itself, at once and under oom_lock:
+ * the kills of that call need no other permit, and a request of its own
+ * no longer waits.  A take of no outstanding grant is still a permit: the
+ * checker reports the take, not the kill.  The node is known from here
+ * on: a grant from before the recording explains one take, not two.
  */
 static void on_thrash_take(struct ow_episodes *m,
 			   const struct oomwatch_event *ev)
 {
 	struct ow_ep_node *n = thrash_node(m, ev->take.nid);
-	int i = find_req(m, ev->take.pid);
+	size_t i;
 
 	if (n) {
+		n->th.seen = true;
 		n->th.granted = false;
 		n->th_takes++;
 	}
-	if (i >= 0)
+	if (map_get(&m->req_of, ev->take.pid, &i))
 		settle(m, i, OW_END_TAKE);
-	m->permit = (struct ow_ep_permit){ OW_THRASH_TAKE, ev->seq, ev->ts_ns,
-					   ev->take.nid, ev->take.pid };
+	m->take = (struct ow_ep_permit){ OW_THRASH_TAKE, ev->seq, ev->ts_ns,
+					 ev->take.nid, ev->take.pid };
 	m->group_open = false;
 }
 
@@ -694,6 +1050,7 @@ static void on_set(struct ow_episodes *m, const struct oomwatch_event *ev)
 	m->step.set_new = !n || !n->set;
 	if (!n || n->set)
 		return;
+	touch(m, n);
 	n->set = true;
 	n->marks = 0;
 	n->wait_ended = false;
@@ -703,6 +1060,9 @@ static void on_set(struct ow_episodes *m, const struct oomwatch_event *ev)
 		n->spell = true;
 		n->spell_ts = ev->ts_ns;
 	}
+	if (!n->in_spell &&
+	    push_index(m, &m->spell, &m->nr_spell, &m->cap_spell, n - m->node))
+		n->in_spell = true;
 	if (!n->since) {
 		n->since = true;
 		n->since_known = true;
@@ -724,10 +1084,9 @@ static void recover(struct ow_episodes *m, struct ow_ep_node *n,
 	n->recovered_ts = ev->ts_ns;
 	n->since = false;
 	n->spell = false;
-	end_episode(n);
-	for (size_t i = 0; i < m->nr_req; i++)
-		if (m->req[i].nid == n->nid)
-			settle(m, i, OW_END_RECOVERED);
+	end_episode(m, n);
+	for (size_t i = n->req_head; i != OW_EP_NIL; i = m->req[i].next)
+		settle(m, i, OW_END_RECOVERED);
 }
 
 static void on_clear(struct ow_episodes *m, const struct oomwatch_event *ev)
@@ -741,6 +1100,7 @@ static void on_clear(struct ow_episodes *m, const struct oomwatch_event *ev)
 		m->step.before = *n;
 		m->step.before.victim = NULL;
 		n->set = false;
+		touch(m, n);
 	}
 	if (is_recovery(ev)) {
 		recover(m, n, ev);
@@ -760,34 +1120,53 @@ static void step_begin(struct ow_episodes *m, const struct oomwatch_event *ev)
 	st->ev = ev;
 	st->nr_change = 0;
 	st->nr_spell = 0;
+	st->nr_wait_began = 0;
+	st->nr_touched = 0;
 	st->new_request = false;
 	st->kill_global = false;
 	st->kill_group = false;
 	st->group_seq = 0;
 	memset(&st->permit, 0, sizeof(st->permit));
+	st->named = OW_NAMED_WAITER;
+	st->unowned = false;
 	st->blocked = false;
 	memset(&st->evidence, 0, sizeof(st->evidence));
 	st->set_new = false;
 	st->cleared = false;
 	memset(&st->thrash, 0, sizeof(st->thrash));
 	st->victim_alive = false;
+	if (!m->started) {
+		m->started = true;
+		m->first_seq = ev->seq;
+		m->first_ts = ev->ts_ns;
+	}
 	/*
 	 * The killer doing anything of its own but killing (or having the
 	 * reaper woken, which can fire in its context) has left that
-	 * out_of_memory() call: its next kill is a new OOM.
+	 * out_of_memory() call: its next kill is a new OOM, and a take's
+	 * permit is over.
 	 */
-	if (m->group_open && ev->pid == m->killer &&
-	    ev->type != OW_MARK_VICTIM && ev->type != OW_WAKE_REAPER)
+	if (ev->type == OW_MARK_VICTIM || ev->type == OW_WAKE_REAPER)
+		return;
+	if (m->group_open && ev->pid == m->killer)
 		m->group_open = false;
+	if (m->take.type && ev->pid == m->take.pid)
+		m->take = (struct ow_ep_permit){ 0 };
 }
 
-/* After every event: which unreclaimable nodes have requests waiting. */
+/*
+ * After every event, on the nodes it touched: which unreclaimable nodes
+ * have requests waiting, since when, and whose wait just ended.
+ */
 static void note_waits(struct ow_episodes *m, unsigned long long now)
 {
-	for (size_t i = 0; i < m->nr_node; i++) {
-		struct ow_ep_node *n = &m->node[i];
+	struct ow_ep_step *st = &m->step;
 
-		if (!n->set || !ow_episodes_waiting_on(m, n->nid)) {
+	for (size_t k = 0; k < st->nr_touched; k++) {
+		struct ow_ep_node *n = &m->node[st->touched[k]];
+
+		n->dirty = false;
+		if (!n->set || !n->nr_waiting) {
 			if (n->set && n->waited) {
 				n->wait_ended = true;
 				n->wait_end_ts = now;
@@ -797,6 +1176,8 @@ static void note_waits(struct ow_episodes *m, unsigned long long now)
 			n->waited = true;
 			n->wait_ts = now;
 			n->wait_ended = false;
+			push_index(m, &st->wait_began, &st->nr_wait_began,
+				   &st->cap_wait_began, st->touched[k]);
 		}
 	}
 }
@@ -808,6 +1189,9 @@ void ow_episodes_feed(struct ow_episodes *m, const struct oomwatch_event *ev,
 	switch (ev->type) {
 	case OW_OOM_REQUEST:
 		on_request(m, ev, who);
+		break;
+	case OW_OOM_DEFER:
+		on_defer(m, ev);
 		break;
 	case OW_OOM_GRANT:
 		on_grant(m, ev);

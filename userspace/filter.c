@@ -125,6 +125,28 @@ static bool on_request(struct ow_filter *f, const struct oomwatch_event *ev,
 }
 
 /*
+ * A thrash take is a request granted at once, by its own task: decided
+ * as a request is, and counted as one when its memcg cannot be placed.
+ */
+static bool on_take(struct ow_filter *f, const struct oomwatch_event *ev,
+		    const struct ow_requester *who)
+{
+	enum ow_cgroup_match in;
+
+	if (!pid_ok(f, ev))
+		return false;
+	if (!f->set)
+		return true;
+	if (!who || !who->known) {
+		f->takes_unattributed++;
+		return false;
+	}
+	in = match(f, who->memcg_id);
+	f->takes_no_path += in == OW_CG_NO_PATH;
+	return in == OW_CG_IN;
+}
+
+/*
  * defer, veto, fallback: follow the request they answer (the model's
  * record, or the copy of it a veto or fallback just ended); one whose
  * request was not seen is judged by itself.
@@ -176,8 +198,7 @@ bool ow_filter_event(struct ow_filter *f, const struct oomwatch_event *ev,
 	case OW_OOM_REQUEST:
 		return on_request(f, ev, who);
 	case OW_THRASH_TAKE:
-		/* a request that is granted at once, by its own task */
-		return pid_ok(f, ev) && requester_in_set(f, who);
+		return on_take(f, ev, who);
 	case OW_OOM_DEFER:
 	case OW_OOM_VETO:
 	case OW_OOM_FALLBACK:

@@ -52,6 +52,8 @@ struct ow_filter {
 	struct ow_ep_ref ep;		/* requests: OW_MARK_SHOWN is ours */
 	unsigned long requests_unattributed;	/* -c: requests, memcg unknown */
 	unsigned long requests_no_path;	/* -c by path: memcg has no path */
+	unsigned long takes_unattributed;	/* -c: thrash takes, the same */
+	unsigned long takes_no_path;
 };
 
 /*

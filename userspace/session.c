@@ -453,6 +453,29 @@ static const char *plural(unsigned long n)
 	return n == 1 ? "" : "s";
 }
 
+/*
+ * The memcg path table is bounded (a live walk must stop somewhere): what
+ * it could not keep is said on stderr and fails --assert, never left to
+ * look like a recording that names no such path.
+ */
+static void memcg_table_full(struct ow_session *s)
+{
+	unsigned long n = s->paths.dropped;
+	char what[200];
+
+	if (!n)
+		return;
+	snprintf(what, sizeof(what), "the memcg path table is full (%d ids): "
+		 "%lu memcg %s not kept: -c cannot place the requests, takes "
+		 "and kills of those memcgs", OW_MEMCG_MAX_PATHS, n,
+		 s->o.live ? (n == 1 ? "id" : "ids") :
+			     (n == 1 ? "line" : "lines"));
+	/* Elsewhere the checker's violation goes to stderr by itself. */
+	if (s->timeline)
+		fprintf(s->o.err, "oomwatch: %s\n", what);
+	ow_checker_table_full(&s->checker, what);
+}
+
 /* What -c could not decide on a replay, and why. */
 static void cgroup_notes(struct ow_session *s)
 {
@@ -468,13 +491,26 @@ static void cgroup_notes(struct ow_session *s)
 			"shown: the recording does not say which memcg %s in "
 			"(memcg_id 0)\n", n, plural(n),
 			n == 1 ? "its requester was" : "their requesters were");
+	n = s->filter.takes_unattributed;
+	if (n)
+		fprintf(s->o.err, "oomwatch: --cgroup: %lu thrash take%s not "
+			"shown: the recording does not say which memcg %s in "
+			"(memcg_id 0)\n", n, plural(n),
+			n == 1 ? "its task was" : "their tasks were");
 	n = s->filter.requests_no_path;
 	if (n)
 		fprintf(s->o.err, "oomwatch: --cgroup %s: %lu OOM request%s not "
 			"shown: the recording names no cgroup path for %s "
 			"memcg\n", set->path, n, plural(n),
 			n == 1 ? "its" : "their");
-	if (set && set->recorded && set->path[0] &&
+	n = s->filter.takes_no_path;
+	if (n)
+		fprintf(s->o.err, "oomwatch: --cgroup %s: %lu thrash take%s not "
+			"shown: the recording names no cgroup path for %s "
+			"memcg\n", set->path, n, plural(n),
+			n == 1 ? "its" : "their");
+	/* A full table may have dropped the very lines that would match. */
+	if (set && set->recorded && set->path[0] && !s->paths.dropped &&
 	    !ow_memcg_paths_any_under(&s->paths, set->path))
 		fprintf(s->o.err, "oomwatch: --cgroup %s: the recording names "
 			"no memcg at or below that path (on a replay a path is "
@@ -490,6 +526,13 @@ int ow_session_finish(struct ow_session *s, unsigned long long now_ns)
 
 	if (now_ns < s->last_ts)
 		now_ns = s->last_ts;
+	memcg_table_full(s);
+	/* -c chooses what is printed only: said, not a violation. */
+	if (s->o.cgroup && s->o.cgroup->truncated)
+		fprintf(s->o.err, "oomwatch: --cgroup %s: more than %d cgroups "
+			"at or below it: only the first %d were matched\n",
+			s->o.cgroup->path, OW_CGROUP_MAX_IDS,
+			OW_CGROUP_MAX_IDS);
 	ow_checker_finish(&s->checker, now_ns);
 	print_summary(s);
 	fflush(s->o.out);

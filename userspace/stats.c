@@ -148,13 +148,21 @@ static const char *plural(unsigned long n)
 	return n == 1 ? "" : "s";
 }
 
+/* The model keeps nodes as first named: listed here by node id. */
+static const struct ow_ep_node *nth_node(const struct ow_episodes *m,
+					 const size_t *by_nid, size_t i)
+{
+	return &m->node[by_nid ? by_nid[i] : i];
+}
+
 static void print_thrashing(FILE *f, struct ow_stats *s)
 {
 	const struct ow_episodes *m = ow_ep_of(&s->ep);
+	size_t *by_nid = ow_episodes_nodes_by_nid(m);
 	bool any = false;
 
 	for (size_t i = 0; i < m->nr_node; i++) {
-		const struct ow_ep_node *n = &m->node[i];
+		const struct ow_ep_node *n = nth_node(m, by_nid, i);
 
 		if (!thrash_node(n))
 			continue;
@@ -168,6 +176,7 @@ static void print_thrashing(FILE *f, struct ow_stats *s)
 			n->th_grants, plural(n->th_grants), n->th_takes,
 			plural(n->th_takes));
 	}
+	free(by_nid);
 }
 
 /* ----------------------------------------------------------- printing */
@@ -192,12 +201,12 @@ static void print_checker(FILE *f, const struct ow_checker *c)
 		unsigned long n = ow_checker_violations(c, i);
 
 		if (!ow_checker_enabled(c, i))
-			fprintf(f, "    %d %-22s not checked (configuration)\n",
+			fprintf(f, "   %2d %-22s not checked (configuration)\n",
 				i, ow_invariant_name(i));
 		else if (!n)
-			fprintf(f, "    %d %-22s ok\n", i, ow_invariant_name(i));
+			fprintf(f, "   %2d %-22s ok\n", i, ow_invariant_name(i));
 		else
-			fprintf(f, "    %d %-22s %lu violation%s\n", i,
+			fprintf(f, "   %2d %-22s %lu violation%s\n", i,
 				ow_invariant_name(i), n, n == 1 ? "" : "s");
 	}
 	fprintf(f, "  pending requests: %u\n", ow_checker_pending(c));
@@ -241,11 +250,12 @@ static void json_latency(FILE *f, const char *key, struct ow_samples *x)
 static void json_thrashing(FILE *f, struct ow_stats *s)
 {
 	const struct ow_episodes *m = ow_ep_of(&s->ep);
+	size_t *by_nid = ow_episodes_nodes_by_nid(m);
 	unsigned int nr = 0;
 
 	fprintf(f, ",\"thrashing\":[");
 	for (size_t i = 0; i < m->nr_node; i++) {
-		const struct ow_ep_node *n = &m->node[i];
+		const struct ow_ep_node *n = nth_node(m, by_nid, i);
 
 		if (!thrash_node(n) || nr++ >= OW_STATS_THRASH_NODES)
 			continue;
@@ -254,6 +264,7 @@ static void json_thrashing(FILE *f, struct ow_stats *s)
 			n->nid, n->th_sets, thrash_ns(s, n) / 1000000,
 			n->th_grants, n->th_takes);
 	}
+	free(by_nid);
 	fprintf(f, "],\"thrashing_nodes\":%u", nr);
 }
 

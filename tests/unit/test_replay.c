@@ -898,6 +898,88 @@ static void test_v3_planted(void)
 		"the take on a node whose grant went elsewhere");
 }
 
+/* #25: a take whose memcg is unknown is counted as hidden under -c. */
+static void test_v3_take_memcg0(void)
+{
+	static const char from[] = "\"memcg_id\":4100,\"take_comm\"";
+	static const char to[] = "\"memcg_id\":0,\"take_comm\"";
+	size_t len;
+	char *text = proc_slurp(V3, &len), *at = text ? strstr(text, from) :
+		     NULL;
+	struct proc_result r;
+	bool ok = false;
+
+	if (at) {
+		memmove(at + strlen(to), at + strlen(from),
+			len - (at - text) - strlen(from) + 1);
+		memcpy(at, to, strlen(to));
+		proc_write("take0.jsonl", text, strlen(text));
+		ok = !proc_run(ARGV("--replay", proc_path("take0.jsonl"), "-c",
+				    "/job"), NULL, &r) && r.status == 0 &&
+		     !strstr(r.out, "THRASH TAKE   hog[200]") &&
+		     has(r.err, "oomwatch: --cgroup: 1 thrash take not shown: "
+			 "the recording does not say which memcg its task was "
+			 "in (memcg_id 0)\n", "stderr");
+		if (!ok)
+			show(&r);
+		proc_free(&r);
+	}
+	tap_ok(ok, "-c /job on a v3 replay: a take with memcg_id 0 is hidden "
+	       "and counted");
+	free(text);
+}
+
+/*
+ * #25: the memcg path table holds OW_MEMCG_MAX_PATHS ids; the 65,537th
+ * path is not kept, and the replay says so (stderr, summary, --assert),
+ * never that the recording names no such path.
+ */
+static void test_memcg_table_full(void)
+{
+	static const char hdr[] = "{\"v\":3,\"type\":\"header\","
+		"\"tool\":\"oomwatch\",\"kernel\":\"k\",\"config\":{"
+		"\"oom_arbiter\":1,\"oom_unreclaimable_timeout_ms\":5000,"
+		"\"oom_arbiter_fallback_ms\":10000,\"swap_token\":0,"
+		"\"swap_token_bypass_priority\":0,\"oom_arbiter_thrash\":0,"
+		"\"oom_thrash_timeout_ms\":10000},\"kswapd_period_ms\":1000}\n";
+	size_t cap = 80 * 70000, len = 0;
+	char *text = malloc(cap);
+	struct proc_result r;
+	bool ok = false;
+
+	if (!text)
+		goto out;
+	len += snprintf(text + len, cap - len, "%s", hdr);
+	len += snprintf(text + len, cap - len, "{\"v\":3,\"type\":\"memcg\","
+			"\"memcg_id\":1,\"path\":\"/\"}\n");
+	for (unsigned int id = 2; id <= 65536; id++)
+		len += snprintf(text + len, cap - len, "{\"v\":3,\"type\":"
+				"\"memcg\",\"memcg_id\":%u,\"path\":\"/c%u\"}\n",
+				id, id);
+	len += snprintf(text + len, cap - len, "{\"v\":3,\"type\":\"memcg\","
+			"\"memcg_id\":70000,\"path\":\"/job\"}\n");
+	len += snprintf(text + len, cap - len, "{\"v\":3,\"seq\":0,"
+			"\"ts_ns\":1000,\"cpu\":0,\"pid\":200,\"tgid\":200,"
+			"\"comm\":\"hog\",\"type\":\"oom_request\","
+			"\"request_pid\":200,\"nid\":0,\"order\":0,"
+			"\"gfp_flags\":0,\"reason\":0,\"waited_ms\":0,"
+			"\"memcg_id\":70000,\"request_comm\":\"hog\"}\n");
+	proc_write("full.jsonl", text, len);
+	ok = !proc_run(ARGV("--replay", proc_path("full.jsonl"), "-c", "/job",
+			    "-s", "--assert"), NULL, &r) && r.status == 2 &&
+	     has(r.err, "the memcg path table is full (65536 ids): 1 memcg "
+		 "line not kept", "stderr") &&
+	     !strstr(r.err, "names no memcg at or below") &&
+	     has(r.out, "record_whole           1 violation", "stdout");
+	if (!ok)
+		show(&r);
+	proc_free(&r);
+out:
+	tap_ok(ok, "the 65,537th memcg path: said on stderr, in the summary, "
+	       "and --assert fails");
+	free(text);
+}
+
 int main(void)
 {
 	test_statuses();
@@ -919,5 +1001,7 @@ int main(void)
 	test_v3_json_svg();
 	test_v3_filters();
 	test_v3_planted();
+	test_v3_take_memcg0();
+	test_memcg_table_full();
 	return tap_done();
 }
