@@ -37,9 +37,10 @@
 #     with mmap_size, LMDB): every page a major fault, refaulting as much
 #     as the freeze, but from further away than anything a kill could
 #     free: no thrashing_set, no grant, the reader never killed.
-#  7. vm.panic_on_oom=1, the rule on, a freeze: a thrash kill is not an
-#     OOM: the hog is killed, the kernel does not panic, and its log says
-#     the kill was for thrashing.
+#  7. vm.panic_on_oom=1 and vm.oom_kill_allocating_task=1, the rule on, a
+#     freeze: a thrash kill is not an OOM: the hog is killed, not the task
+#     that took the grant, the kernel does not panic, and its log says the
+#     kill was for thrashing.
 #  8. a memory cgroup that thrashes inside its own memory.max (the
 #     programs of the freeze with 24 MB for their 48 MB), beside global
 #     reclaim of about 8 MB a second (a reader of the big file): the
@@ -56,7 +57,7 @@ hold=${ARG_hold:-60}
 hold_off=${ARG_hold_off:-30}
 stream=${ARG_stream:-30}
 panic=${ARG_panic:-1}
-ktap_plan 25
+ktap_plan 26
 
 [ -e /proc/sys/vm/oom_arbiter_thrash ]
 ok $? "the kernel has the thrash rule (vm.oom_arbiter_thrash)" || {
@@ -67,6 +68,21 @@ swap_off
 arbiter_set 1 5000 10000 && sysctl_write oom_thrash_timeout_ms "$timeout" &&
 	sysctl_write oom_arbiter_thrash 0
 ok $? "knobs: vm.oom_arbiter=1, thrash rule off, vm.oom_thrash_timeout_ms=$timeout"
+# The rule and the multi-gen LRU refuse each other (EBUSY), both ways.
+lru=/sys/kernel/mm/lru_gen/enabled
+if [ -w $lru ]; then
+	echo y >$lru && ! sysctl_write oom_arbiter_thrash 1 &&
+		[ "$(cat /proc/sys/vm/oom_arbiter_thrash)" = 0 ]
+	r1=$?
+	echo n >$lru && sysctl_write oom_arbiter_thrash 1 && ! echo y 2>/dev/null >$lru &&
+		grep -q '^0x0000' $lru
+	r2=$?
+	sysctl_write oom_arbiter_thrash 0
+	[ $r1 -eq 0 ] && [ $r2 -eq 0 ]
+	ok $? "the thrash rule refused while lru_gen is enabled, lru_gen refused while the rule is ($r1, $r2)"
+else
+	ok 0 "multi-gen LRU: # SKIP no $lru"
+fi
 
 # One freeze: the programs, then the hog for $1 s.  Sets HOG, HOG_RC,
 # STATS (freeze_stats) and leaves the recording in /tmp/ow.jsonl.
@@ -261,12 +277,13 @@ ok $? "mmap: no thrashing_set, no thrash grant, every invariant kept (exit $OW_R
 # 7. panic_on_oom: a thrash kill is not an OOM.
 if [ "$panic" = 1 ]; then
 	dmesg -c >/dev/null 2>&1
-	sysctl_write panic_on_oom 1
-	ok $? "vm.panic_on_oom=1"
+	sysctl_write panic_on_oom 1 && sysctl_write oom_kill_allocating_task 1
+	ok $? "vm.panic_on_oom=1, vm.oom_kill_allocating_task=1"
 	freeze_run "$hold" panic_on_oom
 	sysctl_write panic_on_oom 0
+	sysctl_write oom_kill_allocating_task 0
 	[ "$HOG_RC" -eq 137 ] && [ "$(victim_pids)" = "$HOG " ] && [ "$OW_RC" -eq 0 ]
-	ok $? "panic_on_oom=1: no panic, the hog ($HOG), only it, killed (victims: $(victim_pids), hog exit $HOG_RC), every invariant kept (exit $OW_RC)"
+	ok $? "panic_on_oom=1: no panic, the hog ($HOG), only it, killed, not the taker $(taker) (victims: $(victim_pids), hog exit $HOG_RC), every invariant kept (exit $OW_RC)"
 	dmesg | grep -E 'oom_arbiter: node|Out of memory \(thrashing\)' | head -n 2 | sed 's/^/# /'
 	dmesg | grep -q 'oom_arbiter: node [0-9]* thrashing' &&
 		dmesg | grep -q 'Out of memory (thrashing): Killed process'
