@@ -46,6 +46,10 @@
 #     reclaim of about 8 MB a second (a reader of the big file): the
 #     cgroup's refaults are not the node's evidence: no thrashing_set, no
 #     grant, nobody killed.
+#  9. nothing eligible (every task oom_score_adj -1000), the rule on, a
+#     freeze held 20 s: each grant is taken, finds no task to kill and is
+#     dropped (oom_veto no_victim), with no "System is deadlocked on
+#     memory" panic; the hog holds to the end of its hold.
 #
 # OW_ARGS: timeout=MS hold=S hold_off=S stream=S (needs --data > RAM + 64)
 #          panic=0 skips part 7 (on a kernel that would panic there, so
@@ -57,7 +61,7 @@ hold=${ARG_hold:-60}
 hold_off=${ARG_hold_off:-30}
 stream=${ARG_stream:-30}
 panic=${ARG_panic:-1}
-ktap_plan 26
+ktap_plan 28
 
 [ -e /proc/sys/vm/oom_arbiter_thrash ]
 ok $? "the kernel has the thrash rule (vm.oom_arbiter_thrash)" || {
@@ -326,4 +330,17 @@ ok $? "memcg: the cgroup thrashed in its own limit ($cg_refaults file refaults i
 	[ "$OW_RC" -eq 0 ]
 ok $? "memcg: its refaults are not the node's: no thrashing_set, no thrash grant, nobody killed ($kills), every invariant kept (exit $OW_RC)"
 rmdir $cg/ow-thrash 2>/dev/null
+
+# 9. Nothing eligible: the grant is dropped, the kernel does not panic.
+# The shell's -1000 is inherited by everything the freeze starts.
+echo -1000 >/proc/self/oom_score_adj
+freeze_run 20 no_victim
+echo 0 >/proc/self/oom_score_adj
+drops=$(grep '"type":"oom_veto"' /tmp/ow.jsonl | grep -c '"reason":20,')
+grep -E '"type":"(oom_thrash_[a-z]*|oom_veto)"' /tmp/ow.jsonl | head -n 3 | sed 's/^/# /'
+echo "# result: scenario=thrash rule=no_victim hog_rc=$HOG_RC drops=$drops kills=$(count_events /tmp/ow.jsonl mark_victim)"
+[ "$drops" -ge 1 ] && [ "$(count_events /tmp/ow.jsonl mark_victim)" -eq 0 ]
+ok $? "nothing eligible: $drops thrash grant(s) taken and dropped (oom_veto no_victim), nobody killed, no panic"
+[ "$HOG_RC" -eq 0 ] && [ "$OW_RC" -eq 0 ]
+ok $? "nothing eligible: the hog held to the end (exit $HOG_RC), every invariant kept (exit $OW_RC)"
 ktap_done
