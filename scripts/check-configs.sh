@@ -10,7 +10,8 @@
 #   scripts/check-configs.sh [CONFIG...]    (default: all seven)
 #
 # Uses the cached pristine tree of kernel.sh (a worktree of it) and
-# ccache; objects only, no vmlinux link.  About 40 min cold on 2 cores.
+# ccache; objects only, no vmlinux link.  49 checks; 44 min on 2 cores
+# with a warm ccache and a guest running beside it (2026-12-06).
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
