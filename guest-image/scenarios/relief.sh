@@ -7,7 +7,8 @@
 # request (the node unreclaimable, the arbiter on, its timeout 20 s).
 # The bystander's exit is not an OOM victim's, so nothing tells the
 # arbiter that memory came back, and kswapd, which gave up on the node,
-# sleeps until its timer.  A waiter checks on every 250 ms slice whether
+# sleeps until its timer.  A waiter checks on every 250 ms slice (that no
+# grant is up in) whether
 # its allocation would succeed now: the request must end in a retry
 # (oom_veto above_min) within 1 s of the bystander's exit, not at
 # kswapd's timer (20 s) or the fallback bound (40 s).  The hog is killed
