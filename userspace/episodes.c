@@ -727,15 +727,10 @@ static void on_veto(struct ow_episodes *m, const struct oomwatch_event *ev)
 	struct ow_ep_node *n;
 
 	/*
-	 * A thrash take whose out_of_memory() found nobody to kill: its
-	 * permit is spent, and no request of the taker's is concerned.
+	 * A no_victim veto is the taker's own event after a thrash take
+	 * found nobody to kill: step_begin() already ended the take's
+	 * permit, and the taker has no request waiting.
 	 */
-	if (ev->request.reason == OW_THRASH_NO_VICTIM) {
-		if (m->take.type && m->take.pid == ev->request.pid)
-			m->take = (struct ow_ep_permit){ 0 };
-		return;
-	}
-
 	end_pid(m, ev->request.pid, OW_END_VERDICT);
 	if (ev->request.reason != OW_VETO_ALLOC_OK)
 		return;
