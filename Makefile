@@ -49,11 +49,8 @@ DEB_PACKAGES := linux-source-6.1 gcc make clang llvm libbpf-dev bpftool \
 	libclang-rt-14-dev python3 python3-ply python3-git stress-ng \
 	fio sqlite3 e2fsprogs
 
-USERSPACE_SRCS := userspace/oomwatch.c userspace/cli.c userspace/session.c \
-	userspace/replay.c userspace/output.c userspace/svg.c \
-	userspace/filter.c userspace/cgroup.c userspace/preflight.c \
-	userspace/reorder.c userspace/trace.c userspace/checker.c \
-	userspace/stats.c userspace/episodes.c
+include userspace/sources.mk
+USERSPACE_SRCS := $(OW_USERSPACE_SRCS)
 WORKLOADS := $(B)/guest/ow-hog $(B)/guest/ow-bystander $(B)/guest/ow-updater \
 	$(B)/guest/ow-probe $(B)/guest/ow-forkstorm $(B)/guest/ow-exec-thrash \
 	$(B)/guest/ow-watchdog $(B)/guest/ow-reclaim $(B)/guest/ow-mmap-read \

@@ -170,7 +170,18 @@ fi
 checkout_tree "$tree_dir" "$commit"
 make_config "$build" "$tree_dir"
 
-key=$(printf '%s\n' "$pkgver" "$(git -C "$tree_dir" rev-parse 'HEAD^{tree}')" \
+# The release names the build (uname -r, /lib/modules, the package):
+# 6.1.192-oomwatch for the series, 6.1.192 for stock.  Setting LOCALVERSION,
+# even empty, also keeps setlocalversion from adding "+" for the git tree.
+# The build number is pinned to the one `make deb` gives bindeb-pkg
+# (package revision 1), so that packaging relinks nothing.
+case $name in
+stock*) localversion=${name#stock} ;;
+*) localversion=-oomwatch${name#patched} ;;
+esac
+export LOCALVERSION=$localversion KBUILD_BUILD_VERSION=1
+
+key=$(printf '%s\n' "$pkgver" "$localversion" "$(git -C "$tree_dir" rev-parse 'HEAD^{tree}')" \
 	"$(sha256sum <"$build/.config")" | sha256sum | cut -d' ' -f1)
 if [ -f "$build/arch/x86/boot/bzImage" ] && [ -f "$build/vmlinux" ] &&
    [ -f "$build/Module.symvers" ] &&
