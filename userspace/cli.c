@@ -29,7 +29,8 @@ static const char doc[] =
 "a recording.\n"
 "\n"
 "USAGE: oomwatch [-j|-s] [-T] [-p PID] [-c CGROUP] [-d SECONDS] [--assert]\n"
-"                [--record FILE] [--svg FILE] [--cost] [-M] [-v]\n"
+"                [--record FILE [--record-max-size SIZE] [--record-keep N]]\n"
+"                [--journal] [--svg FILE] [--cost] [-M] [-v]\n"
 "       oomwatch --replay FILE [-j|-s] [-T] [-p PID] [-c CGROUP] [--assert]\n"
 "                [--record FILE] [--svg FILE]\n"
 "\n"
@@ -41,6 +42,8 @@ static const char doc[] =
 "    oomwatch --assert -d 60       # check the rules for 60 s, exit 2 if broken\n"
 "    oomwatch -p 181               # only events about process 181\n"
 "    oomwatch -c /sys/fs/cgroup/job   # only kills and requests in that memcg\n"
+"    oomwatch --journal --record /var/log/oomwatch/oomwatch.jsonl \\\n"
+"             --record-max-size 16M  # as oomwatch.service runs it\n"
 "    oomwatch --replay oom.jsonl --assert --svg oom.svg\n"
 "                                  # check a recording, draw it; no BPF\n"
 "\n"
@@ -66,6 +69,9 @@ enum {
 	OPT_REPLAY,
 	OPT_SVG,
 	OPT_COST,
+	OPT_JOURNAL,
+	OPT_RECORD_MAX,
+	OPT_RECORD_KEEP,
 };
 
 static const struct argp_option opts[] = {
@@ -102,6 +108,20 @@ static const struct argp_option opts[] = {
 	  "Exit with status 2 on any invariant violation or lost event", 0 },
 	{ "record", OPT_RECORD, "FILE", 0,
 	  "Also write the complete JSON-lines recording to FILE", 0 },
+	{ "record-max-size", OPT_RECORD_MAX, "SIZE", 0,
+	  "Rotate the recording when it passes SIZE bytes (suffix k, M or "
+	  "G; at least 4k): FILE becomes FILE.1, FILE.1 FILE.2, and so on; "
+	  "each file starts with the header and replays on its own.  SIGHUP "
+	  "rotates too (systemctl reload), or reopens FILE if it was moved "
+	  "away (logrotate)", 0 },
+	{ "record-keep", OPT_RECORD_KEEP, "N", 0,
+	  "Rotated recordings kept, 1 to 100 (default 4): the oldest beyond "
+	  "are deleted", 0 },
+	{ "journal", OPT_JOURNAL, NULL, 0,
+	  "Send the timeline to the systemd journal instead of stdout, one "
+	  "entry per line with a priority (a kill is a warning, a violation "
+	  "an error) and OOMWATCH_* fields: journalctl OOMWATCH_EVENT=kill "
+	  "lists the kills and what allowed each", 0 },
 	{ "replay", OPT_REPLAY, "FILE", 0,
 	  "Read a recording instead of tracing: decode, check, print; no BPF, "
 	  "any machine (\"-\": stdin)", 0 },
@@ -134,6 +154,28 @@ static long parse_long(const char *arg, long min, long max,
 		return min;	/* not reached: argp_error exits */
 	}
 	return val;
+}
+
+/* "16M", "4096", "1G": bytes, from 4k to 1T. */
+static long long parse_size(const char *arg, struct argp_state *state)
+{
+	const long long max = 1LL << 40;
+	long long val, mult = 1;
+	char *end;
+
+	errno = 0;
+	val = strtoll(arg, &end, 10);
+	if (*end == 'k' || *end == 'K')
+		mult = 1LL << 10, end++;
+	else if (*end == 'M')
+		mult = 1LL << 20, end++;
+	else if (*end == 'G')
+		mult = 1LL << 30, end++;
+	if (errno || end == arg || *end || val < 1 || val > max / mult ||
+	    val * mult < OW_RECORD_MIN_SIZE)
+		argp_error(state, "invalid --record-max-size \"%s\": expected "
+			   "bytes from 4k to 1024G (suffix k, M or G)", arg);
+	return val * mult;
 }
 
 static const char *nonempty(const char *arg, struct argp_state *state,
@@ -191,6 +233,16 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_COST:
 		cli->cost = true;
 		break;
+	case OPT_JOURNAL:
+		cli->journal = true;
+		break;
+	case OPT_RECORD_MAX:
+		cli->record_max = parse_size(arg, state);
+		break;
+	case OPT_RECORD_KEEP:
+		cli->record_keep = parse_long(arg, 1, OW_RECORD_KEEP_MAX, state,
+					      "--record-keep");
+		break;
 	case 'h':
 		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
 		break;
@@ -210,6 +262,7 @@ void ow_cli_parse(struct ow_cli *cli, int argc, char **argv)
 	};
 
 	memset(cli, 0, sizeof(*cli));
+	cli->record_keep = OW_RECORD_KEEP_DEFAULT;
 	/* argp's default is EX_USAGE (64): ours is documented as 1. */
 	argp_err_exit_status = OW_EXIT_SETUP;
 	argp_parse(&argp, argc, argv, 0, NULL, cli);
@@ -230,6 +283,12 @@ int ow_cli_check(const struct ow_cli *cli, char *why, size_t size)
 		bad = "--tolerate-missing is for live tracing, not --replay";
 	else if (cli->replay && cli->cost)
 		bad = "--cost measures live tracing, not --replay";
+	else if (cli->replay && cli->journal)
+		bad = "--journal is for live tracing, not --replay";
+	else if (cli->journal && (cli->json || cli->summary_only))
+		bad = "--journal replaces the timeline: not with -j or -s";
+	else if (cli->record_max && !cli->record)
+		bad = "--record-max-size needs --record";
 	else if (cli->record && !strcmp(cli->record, "-"))
 		bad = "--record needs a file name (use -j for stdout)";
 	else if (cli->svg && !strcmp(cli->svg, "-"))

@@ -37,7 +37,14 @@ struct ow_cli {
 	bool tolerate_missing;	/* -M */
 	bool verbose;		/* -v */
 	bool cost;		/* --cost */
+	bool journal;		/* --journal */
+	long long record_max;	/* --record-max-size, bytes; 0: no cap */
+	long record_keep;	/* --record-keep: rotated files kept */
 };
+
+#define OW_RECORD_KEEP_DEFAULT	4
+#define OW_RECORD_KEEP_MAX	100
+#define OW_RECORD_MIN_SIZE	4096LL
 
 /*
  * argp over argv.  Like every libbpf-tool it exits on --help, --usage,

@@ -1253,3 +1253,18 @@ void ow_ep_ref_free(struct ow_ep_ref *r)
 {
 	ow_episodes_free(&r->own);
 }
+
+bool ow_episodes_quiet(const struct ow_episodes *m)
+{
+	if (m->nr_open_ep || m->nr_alive || m->nr_fallback || m->group_open ||
+	    m->permit.type || m->take.type)
+		return false;
+	for (size_t i = 0; i < m->nr_node; i++) {
+		const struct ow_ep_node *n = &m->node[i];
+
+		if (n->nr_req || n->set || n->since || n->ep != OW_EP_NONE ||
+		    n->th.state == OW_TH_ON || n->th.granted)
+			return false;
+	}
+	return true;
+}

@@ -407,6 +407,15 @@ void ow_episodes_feed(struct ow_episodes *m, const struct oomwatch_event *ev,
 		      const struct ow_requester *who);
 void ow_episodes_free(struct ow_episodes *m);
 
+/*
+ * Nothing in flight: no request kept, no episode or memory.oom.group
+ * kill open, no grant, take or fallback unspent, no victim alive, no node
+ * unreclaimable (since its last recovery) or thrashing.  A recording that
+ * begins here (a rotated file) is judged as the whole run would judge
+ * what follows.  Costs a pass over the nodes.
+ */
+bool ow_episodes_quiet(const struct ow_episodes *m);
+
 /* The record of pid (waiting or settled), or NULL. */
 struct ow_ep_request *ow_episodes_request(struct ow_episodes *m, __u32 pid);
 /* The node, or NULL when nothing about it was recorded. */

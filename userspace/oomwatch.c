@@ -40,6 +40,7 @@
 #define KSWAPD_PERIOD_MS	1000
 
 static volatile sig_atomic_t exiting;
+static volatile sig_atomic_t reopen;	/* SIGHUP: reopen the recording */
 static bool verbose;
 
 /* As in libbpf-tools: libbpf's debug output only with -v. */
@@ -53,8 +54,10 @@ static int libbpf_print_fn(enum libbpf_print_level level, const char *format,
 
 static void sig_handler(int sig)
 {
-	(void)sig;
-	exiting = 1;
+	if (sig == SIGHUP)
+		reopen = 1;
+	else
+		exiting = 1;
 }
 
 /* No SA_RESTART: the poll must return so the summary gets printed. */
@@ -67,6 +70,7 @@ static void catch_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 }
 
 static unsigned long long clock_ns(clockid_t id)
@@ -102,6 +106,32 @@ static int preflight(const struct ow_cli *cli, bool *disabled)
 	ret = ow_preflight(&sys, cli->tolerate_missing, stderr, disabled);
 	btf__free(btf);
 	return ret;
+}
+
+/*
+ * --journal needs the packaged build (libsystemd) and a journald to talk
+ * to: said now, before anything is loaded, rather than as entries lost.
+ */
+static int journal_sender(const struct ow_cli *cli, ow_journal_send_fn *send)
+{
+	static const char sock[] = "/run/systemd/journal/socket";
+
+	*send = NULL;
+	if (!cli->journal)
+		return 0;
+	*send = ow_journal_system_sender();
+	if (!*send) {
+		fprintf(stderr, "oomwatch: --journal: this oomwatch was built "
+			"without libsystemd (the static guest build); the "
+			"Debian package's /usr/sbin/oomwatch has it\n");
+		return OW_EXIT_SETUP;
+	}
+	if (access(sock, W_OK)) {
+		fprintf(stderr, "oomwatch: --journal: %s: %s (is "
+			"systemd-journald running?)\n", sock, strerror(errno));
+		return OW_EXIT_SETUP;
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------ configuration */
@@ -447,6 +477,8 @@ static int setup(struct live *l)
 
 	ret = preflight(l->cli, disabled);
 	if (!ret)
+		ret = journal_sender(l->cli, &so.journal_send);
+	if (!ret)
 		ret = resolve_cgroup(l);
 	if (!ret)
 		ret = enable_cost_stats(l);
@@ -523,6 +555,10 @@ static int trace(struct live *l)
 			return OW_EXIT_SETUP;
 		}
 		pump(l, false);
+		if (reopen) {
+			reopen = 0;
+			ow_session_reopen_record(l->session);
+		}
 		if (now - last_check >= 1000000000ULL) {
 			check_dropped(l);
 			last_check = now;

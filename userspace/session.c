@@ -6,11 +6,14 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
+#include <syslog.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include "checker.h"
+#include "journal.h"
 #include "output.h"
 #include "session.h"
 #include "stats.h"
@@ -30,6 +33,9 @@ struct ow_session {
 	FILE *record;
 	bool record_failed;
 	int record_errno;
+	unsigned long rotations;	/* recordings rotated away */
+	bool journal_on;		/* --journal: the timeline goes there */
+	struct ow_journal journal;
 	struct ow_episodes episodes;	/* fed once per event, read by all */
 	struct ow_checker checker;
 	struct ow_stats stats;
@@ -58,6 +64,16 @@ struct ow_session *ow_session_new(const struct ow_session_opts *opts)
 			return NULL;
 		}
 	}
+	if (opts->cli->journal) {
+		if (ow_journal_init(&s->journal, opts->journal_send,
+				    opts->journal_ctx)) {
+			fprintf(opts->err, "oomwatch: out of memory\n");
+			ow_svg_free(s->svg);
+			free(s);
+			return NULL;
+		}
+		s->journal_on = true;
+	}
 	ow_episodes_init(&s->episodes);
 	ow_stats_init(&s->stats, &s->episodes);
 	ow_memcg_paths_init(&s->paths);
@@ -71,6 +87,8 @@ void ow_session_free(struct ow_session *s)
 		return;
 	if (s->record)
 		fclose(s->record);
+	if (s->journal_on)
+		ow_journal_free(&s->journal);
 	ow_svg_free(s->svg);
 	ow_stats_free(&s->stats);
 	if (s->started) {
@@ -96,6 +114,8 @@ static void report(void *ctx, const struct ow_violation *v)
 		ow_out_violation(&s->out, v);
 	else
 		fprintf(s->o.err, "oomwatch: violation: %s\n", v->msg);
+	if (s->journal_on)
+		ow_journal_violation(&s->journal, v);
 }
 
 /* Remember the first write error; the run goes on, the exit says it. */
@@ -121,6 +141,122 @@ static int same_as_svg(struct ow_session *s)
 	return OW_EXIT_SETUP;
 }
 
+/* FILE.N, for a rotation. */
+static int rotated_name(char *buf, size_t size, const char *path, long n)
+{
+	int len = snprintf(buf, size, "%s.%ld", path, n);
+
+	return len < 0 || (size_t)len >= size ? -1 : 0;
+}
+
+/*
+ * FILE -> FILE.1 -> FILE.2 ... -> FILE.keep, the oldest beyond deleted;
+ * what cannot be renamed stays where it is (the next rotation tries
+ * again), and is said once.
+ */
+static void shift_rotated(struct ow_session *s)
+{
+	const char *path = s->o.cli->record;
+	char from[PATH_MAX], to[PATH_MAX];
+	long keep = s->o.cli->record_keep;
+
+	if (rotated_name(to, sizeof(to), path, keep))
+		return;
+	if (unlink(to) && errno != ENOENT)
+		fprintf(s->o.err, "oomwatch: --record: %s: %s\n", to,
+			strerror(errno));
+	for (long n = keep - 1; n >= 0; n--) {
+		if (n ? rotated_name(from, sizeof(from), path, n) :
+			snprintf(from, sizeof(from), "%s", path) < 0)
+			continue;
+		if (rotated_name(to, sizeof(to), path, n + 1))
+			continue;
+		if (rename(from, to) && errno != ENOENT)
+			fprintf(s->o.err, "oomwatch: --record: %s -> %s: %s\n",
+				from, to, strerror(errno));
+	}
+}
+
+/* A new recording starts as the first did: header, then memcg lines. */
+static void write_record_head(struct ow_session *s)
+{
+	const struct ow_memcg_paths *p = &s->paths;
+
+	record_result(s, ow_json_write_header(s->record, s->version,
+					      &s->hdr.config, s->hdr.kernel,
+					      s->hdr.kswapd_period_ms));
+	for (size_t i = 0; i < p->cap; i++) {
+		const struct ow_memcg_entry *e = &p->slot[i];
+
+		if (e->id && e->path && e->written && s->version >= 2)
+			record_result(s, ow_json_write_memcg(s->record,
+							     s->version,
+							     e->id, e->path));
+	}
+}
+
+/*
+ * Close the recording and open FILE anew.  rotate: move FILE and its
+ * older rotations up by one first; else FILE was moved away by somebody
+ * (logrotate) and is only created again.
+ */
+static int reopen_record(struct ow_session *s, bool rotate)
+{
+	const char *path = s->o.cli->record;
+
+	if (fclose(s->record))
+		record_result(s, -1);
+	s->record = NULL;
+	if (rotate) {
+		shift_rotated(s);
+		s->rotations++;
+	}
+	s->record = fopen(path, "w");
+	if (!s->record) {
+		record_result(s, -1);
+		fprintf(s->o.err, "oomwatch: --record %s: %s: recording "
+			"stopped\n", path, strerror(errno));
+		return OW_EXIT_SETUP;
+	}
+	write_record_head(s);
+	fflush(s->record);
+	return 0;
+}
+
+/*
+ * Past --record-max-size, the file is rotated at the first event after
+ * which nothing is in flight (ow_episodes_quiet()), so that the next file
+ * replays under --assert on its own; at twice the size, whatever is in
+ * flight: a node that never recovers must not grow the file forever.
+ */
+static void rotate_if_full(struct ow_session *s)
+{
+	long long max = s->o.cli->record_max;
+	long pos;
+
+	if (!max || !s->record)
+		return;
+	pos = ftell(s->record);
+	if (pos < 0 || pos < max)
+		return;
+	if (pos >= 2 * max || ow_episodes_quiet(&s->episodes))
+		reopen_record(s, true);
+}
+
+int ow_session_reopen_record(struct ow_session *s)
+{
+	struct stat fs, ps;
+
+	if (!s->record)
+		return 0;
+	fflush(s->record);
+	/* Still ours at its name: rotate it; moved away: start anew. */
+	if (!fstat(fileno(s->record), &fs) && !stat(s->o.cli->record, &ps) &&
+	    same_inode(&fs, &ps))
+		return reopen_record(s, true);
+	return reopen_record(s, false);
+}
+
 /*
  * --record and --svg may name one file under two spellings ("F", "./F",
  * a link): compared by device and inode, before the recording is opened
@@ -138,6 +274,11 @@ int ow_session_open_record(struct ow_session *s)
 	existed = !stat(path, &rs);
 	if (existed && svg && !stat(svg, &ss) && same_inode(&rs, &ss))
 		return same_as_svg(s);
+	/* With rotation on, a previous run's recording is kept, as FILE.1. */
+	if (existed && s->o.cli->record_max && rs.st_size > 0) {
+		shift_rotated(s);
+		existed = false;
+	}
 	s->record = fopen(path, "w");
 	if (!s->record) {
 		fprintf(s->o.err, "oomwatch: --record %s: %s\n", path,
@@ -159,7 +300,7 @@ static void start_output(struct ow_session *s)
 {
 	const struct ow_cli *cli = s->o.cli;
 	struct ow_out_opts oo = {
-		.f = s->o.out,
+		.f = s->journal_on ? ow_journal_stream(&s->journal) : s->o.out,
 		.clock = !cli->timestamp ? OW_CLOCK_NONE :
 			 s->o.live ? OW_CLOCK_WALL : OW_CLOCK_RELATIVE,
 		.wall_offset_ns = s->o.wall_offset_ns,
@@ -170,7 +311,8 @@ static void start_output(struct ow_session *s)
 	s->timeline = !cli->json && !cli->summary_only;
 	s->json_events = cli->json && !cli->summary_only;
 	ow_out_init(&s->out, &oo, &s->episodes);
-	if (s->timeline)
+	/* The journal has its own columns: the fields. */
+	if (s->timeline && !s->journal_on)
 		ow_out_columns(&s->out);
 }
 
@@ -353,8 +495,10 @@ void ow_session_event(struct ow_session *s, const struct oomwatch_event *ev)
 	/* The model first: every view below reads what this event did. */
 	ow_episodes_feed(&s->episodes, ev, &who);
 	show = ow_filter_event(&s->filter, ev, &who);
-	if (s->record)
+	if (s->record) {
 		record_result(s, ow_json_write_event(s->record, s->version, ev));
+		rotate_if_full(s);
+	}
 	if (s->svg)
 		ow_svg_event(s->svg, ev);
 	ow_stats_feed(&s->stats, ev);
@@ -363,6 +507,8 @@ void ow_session_event(struct ow_session *s, const struct oomwatch_event *ev)
 		ow_out_event(&s->out, ev, &who, show);
 	else if (s->json_events && show)
 		ow_json_write_event(s->o.out, s->version, ev);
+	if (s->journal_on)
+		ow_journal_event(&s->journal, ev, &s->episodes.step);
 	ow_checker_feed(&s->checker, ev);
 }
 
@@ -434,18 +580,36 @@ static int write_svg(struct ow_session *s)
 static void print_summary(struct ow_session *s)
 {
 	const struct ow_cli *cli = s->o.cli;
+	FILE *f = s->journal_on ? ow_journal_stream(&s->journal) : s->o.out;
 
 	if (cli->json) {
 		ow_stats_write_json(s->o.out, s->version, &s->stats,
 				    &s->checker);
 		return;
 	}
-	if (s->timeline)
-		fputc('\n', s->o.out);
-	ow_stats_print(s->o.out, &s->stats, &s->checker);
+	if (s->timeline && !s->journal_on)
+		fputc('\n', f);
+	ow_stats_print(f, &s->stats, &s->checker);
 	if (s->timeline && s->out.kept_hidden)
-		fprintf(s->o.out, "  (%lu swap_token_kept passes not printed "
+		fprintf(f, "  (%lu swap_token_kept passes not printed "
 			"in the timeline)\n", s->out.kept_hidden);
+	if (s->journal_on)
+		ow_journal_note(&s->journal, "summary", LOG_INFO);
+}
+
+static void journal_notes(struct ow_session *s)
+{
+	const struct ow_journal *j = &s->journal;
+
+	if (!s->journal_on)
+		return;
+	if (j->failed)
+		fprintf(s->o.err, "oomwatch: --journal: %lu of %lu entries not "
+			"sent: %s\n", j->failed, j->failed + j->sent,
+			strerror(-j->last_error));
+	if (j->truncated)
+		fprintf(s->o.err, "oomwatch: --journal: %lu entries lost "
+			"fields that did not fit\n", j->truncated);
 }
 
 static const char *plural(unsigned long n)
@@ -535,6 +699,7 @@ int ow_session_finish(struct ow_session *s, unsigned long long now_ns)
 			OW_CGROUP_MAX_IDS);
 	ow_checker_finish(&s->checker, now_ns);
 	print_summary(s);
+	journal_notes(s);
 	fflush(s->o.out);
 	if (!s->o.live)
 		cgroup_notes(s);

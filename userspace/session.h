@@ -31,6 +31,7 @@
 #include "cgroup.h"
 #include "cli.h"
 #include "filter.h"
+#include "journal.h"
 #include "trace.h"
 
 /* The memcg of a running task (live only); false when unknown. */
@@ -47,6 +48,8 @@ struct ow_session_opts {
 	struct ow_cgroup_set *cgroup;	/* -c resolved, or NULL */
 	const char *cgroup_root;	/* live: resolve memcg paths here */
 	bool cgroup_root_cgroup2;	/* ids by file handle (cgroup.c) */
+	ow_journal_send_fn journal_send;	/* --journal: the sender */
+	void *journal_ctx;
 };
 
 struct ow_session;
@@ -89,6 +92,14 @@ void ow_session_lost(struct ow_session *s, int cpu, long long count);
  * else OW_EXIT_OK.
  */
 int ow_session_finish(struct ow_session *s, unsigned long long now_ns);
+
+/*
+ * SIGHUP: if --record's FILE is still the file being written, rotate it
+ * (FILE.1 ...; with --record-keep's count); if it was moved away, start
+ * FILE anew.  Either way the new file begins with the header and the
+ * memcg lines so far, and replays on its own.  Returns an enum ow_exit.
+ */
+int ow_session_reopen_record(struct ow_session *s);
 
 /* Push out what is buffered (live: once per poll). */
 void ow_session_flush(struct ow_session *s);

@@ -63,6 +63,13 @@ static void test_check(void)
 		  "--svg would overwrite the --replay file" },
 		{ { .record = "o", .svg = "o" },
 		  "--record and --svg name the same file" },
+		{ { .replay = "f", .journal = true },
+		  "--journal is for live tracing, not --replay" },
+		{ { .journal = true, .json = true },
+		  "--journal replaces the timeline: not with -j or -s" },
+		{ { .journal = true, .summary_only = true },
+		  "--journal replaces the timeline: not with -j or -s" },
+		{ { .record_max = 4096 }, "--record-max-size needs --record" },
 	};
 	bool ok = true;
 	char why[128];
@@ -142,6 +149,21 @@ static void test_exits(void)
 		  "--replay with -d" },
 		{ ARGV("--record", "-"), 1, NULL, "--record needs a file name",
 		  "--record to stdout" },
+		{ ARGV("--record", "r", "--record-max-size", "4095"), 1, NULL,
+		  "invalid --record-max-size \"4095\": expected bytes from 4k "
+		  "to 1024G", "--record-max-size below 4k" },
+		{ ARGV("--record", "r", "--record-max-size", "16X"), 1, NULL,
+		  "invalid --record-max-size \"16X\"",
+		  "--record-max-size with an unknown suffix" },
+		{ ARGV("--record", "r", "--record-max-size", "2000G"), 1, NULL,
+		  "invalid --record-max-size \"2000G\"",
+		  "--record-max-size above 1024G" },
+		{ ARGV("--record", "r", "--record-keep", "0"), 1, NULL,
+		  "invalid --record-keep \"0\": expected a number from 1 to "
+		  "100", "--record-keep 0" },
+		{ ARGV("--replay", "f", "--journal"), 1, NULL,
+		  "--journal is for live tracing, not --replay",
+		  "--journal with --replay" },
 		{ ARGV("--replay", "/nonexistent/x.jsonl"), 1, NULL,
 		  "oomwatch: --replay /nonexistent/x.jsonl: No such file or "
 		  "directory", "--replay of a missing file" },
