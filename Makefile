@@ -6,6 +6,7 @@
 #   make check    host unit tests and the markdown link check (about a minute)
 #   make matrix   every scenario under every mode: results/matrix.md
 #   make bench    stock 6.1, MGLRU, earlyoom and our modes: results/bench/
+#   make deb      the patched kernel and oomwatch as Debian packages: build/deb/
 #   make soak     stress-ng memory stressors for SOAK_S seconds, all on
 #   make help     every target and variable
 #
@@ -47,7 +48,9 @@ DEB_PACKAGES := linux-source-6.1 gcc make clang llvm libbpf-dev bpftool \
 	libelf-dev zlib1g-dev dwarves bc bison flex libssl-dev cpio \
 	qemu-system-x86 busybox-static ccache xz-utils git kmod \
 	libclang-rt-14-dev python3 python3-ply python3-git stress-ng \
-	fio sqlite3 e2fsprogs
+	fio sqlite3 e2fsprogs \
+	rsync fakeroot dpkg-dev debhelper libsystemd-dev pkg-config lintian \
+	mmdebstrap
 
 include userspace/sources.mk
 USERSPACE_SRCS := $(OW_USERSPACE_SRCS)
@@ -67,14 +70,14 @@ NOHANG_DEBS := nohang python3.11-minimal libpython3.11-minimal \
 KMODS := $(B)/guest/ow_alloc.ko
 
 .PHONY: all deps kernel stock-kernel oomwatch image nohang-image field-tools \
-	run test \
+	run test deb \
 	check checkpatch check-configs matrix bench soak clean help
 
 all: oomwatch image
 
 help:
 	@sed -n '2,12p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "targets: deps kernel oomwatch image nohang-image field-tools run test check"
+	@echo "targets: deps kernel oomwatch image nohang-image field-tools run test check deb"
 	@echo "         checkpatch check-configs matrix bench soak stock-kernel clean"
 	@echo "variables: OOMWATCH_CACHE=$(OOMWATCH_CACHE) LOCKDEP=0|1"
 	@echo "           REPEAT=N SEED=$(SEED) (make test, matrix, bench)"
@@ -209,6 +212,11 @@ $(B)/ow-report: userspace/report.c userspace/report_main.c userspace/report.h
 	@mkdir -p $(B)
 	$(CC) $(CFLAGS_USER) -Iuserspace userspace/report.c \
 		userspace/report_main.c -o $@
+
+# The patched kernel (bindeb-pkg) and oomwatch (debian/, dpkg-buildpackage)
+# as Debian packages in build/deb/, and lintian's counts.
+deb: kernel $(B)/oomwatch.skel.h
+	@scripts/deb.sh
 
 # The unpatched kernel, same tree and config (make bench).
 stock-kernel: deps
