@@ -15,6 +15,8 @@
 OOMWATCH_CACHE ?= $(HOME)/.cache/oomwatch
 export OOMWATCH_CACHE
 LOCKDEP ?= 0
+# GUEST=debian: make run boots the Debian guest (systemd, the .debs)
+GUEST ?= initramfs
 SCENARIO ?= watch
 MEM ?= 256
 CPUS ?= 2
@@ -70,7 +72,7 @@ NOHANG_DEBS := nohang python3.11-minimal libpython3.11-minimal \
 KMODS := $(B)/guest/ow_alloc.ko
 
 .PHONY: all deps kernel stock-kernel oomwatch image nohang-image field-tools \
-	run test deb \
+	run test deb debian-image \
 	check checkpatch check-configs matrix bench soak clean help
 
 all: oomwatch image
@@ -83,7 +85,7 @@ help:
 	@echo "           REPEAT=N SEED=$(SEED) (make test, matrix, bench)"
 	@echo "           SOAK_S=$(SOAK_S) SOAK_SWAP=$(SOAK_SWAP) (make soak)"
 	@echo "           SCENARIO=$(SCENARIO) MEM=$(MEM) CPUS=$(CPUS) APPEND='ow.args=k=v,...'"
-	@echo "           SWAP=MB SWAP_BPS=bytes/s NUMA=nodes (make run)"
+	@echo "           SWAP=MB SWAP_BPS=bytes/s NUMA=nodes GUEST=initramfs|debian (make run)"
 
 # Idempotent and quiet when everything is there; as non-root it prints the
 # exact command instead.
@@ -235,11 +237,31 @@ soak: image $(B)/initramfs-stress.cpio
 		--timeout $$(( $(SOAK_S) + 240 )) \
 		--append "ow.args=seconds=$(SOAK_S),seed=$(SEED)"
 
+# The Debian guest: bookworm with systemd, the packages of make deb
+# installed with dpkg -i (scripts/mkdebian.sh; cached in OOMWATCH_CACHE).
+DEBIAN_IMG := $(B)/debian.img
+debian-image: deb image
+	@scripts/mkdebian.sh $(DEBIAN_IMG) $$(ls $(B)/deb/oomwatch_*_amd64.deb \
+		$(B)/deb/linux-image-*-oomwatch_*_amd64.deb | grep -v -- -dbg_)
+
+ifeq ($(GUEST),debian)
+# Its own defaults, unless given: scenario oom, 512 MB (systemd).
+run: debian-image
+	scripts/qemu-run.sh --kernel $(BZIMAGE) --initrd $(B)/initramfs.cpio \
+		--disk $(DEBIAN_IMG) --timeout 420 \
+		--scenario $(if $(filter command line,$(origin SCENARIO)),$(SCENARIO),oom) \
+		--mem $(if $(filter command line,$(origin MEM)),$(MEM),512) \
+		--cpus $(CPUS) --swap $(SWAP) --numa $(NUMA) --append "$(APPEND)"
+else ifeq ($(GUEST),initramfs)
 run: image
 	scripts/qemu-run.sh --kernel $(BZIMAGE) --initrd $(B)/initramfs.cpio \
 		--scenario $(SCENARIO) --mem $(MEM) --cpus $(CPUS) \
 		--swap $(SWAP) --swap-bps $(SWAP_BPS) --numa $(NUMA) \
 		--append "$(APPEND)"
+else
+run:
+	@echo "make run: GUEST must be initramfs (the default) or debian" >&2; exit 2
+endif
 
 check: deps
 	@$(MAKE) -s -C tests/unit check

@@ -118,9 +118,9 @@ symbol_exists() {
 make_config() {
 	local out=$1 frags=("$top/patches/guest.config") gen want opt
 	[ "$lockdep" = 1 ] && frags+=("$top/patches/lockdep.config")
-	gen=$base/config-gen
-	rm -rf "$gen"
-	mkdir -p "$gen"
+	# A directory of its own: another checkout's kernel.sh may be making
+	# its config at the same time.
+	gen=$(mktemp -d "$base/config-gen.XXXXXX")
 	make -s -C "$2" O="$gen" tinyconfig >/dev/null
 	(cd "$2" && KCONFIG_CONFIG=$gen/.config \
 		scripts/kconfig/merge_config.sh -m -O "$gen" "$gen/.config" \

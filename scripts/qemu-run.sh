@@ -18,6 +18,11 @@
 #                       (make field-tools: fio, sqlite3), which the guest
 #                       mounts: on disk, so that they cost the guest's RAM
 #                       only the pages they touch, as on a real system
+#   --disk IMG          boot a root file system instead of the initramfs:
+#                       IMG (ext4, make run GUEST=debian) as /dev/vda, in
+#                       QEMU's snapshot mode (IMG is never written), with
+#                       its own init (systemd); --initrd then serves only
+#                       the KVM probe
 #   --timeout S         hard limit; QEMU is killed after it, default 120
 #   --log FILE          console log, default build/logs/NAME.log
 #   --append ARGS       more kernel command line
@@ -41,7 +46,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/progress.sh"
 cache=${OOMWATCH_CACHE:-$HOME/.cache/oomwatch}
 kernel= initrd= scenario=smoke mem=256 cpus=2 numa=1 swap=0 swap_bps=0 data=0
-keep_data= tools=
+keep_data= tools= root_disk=
 timeout_s=120 log= append= quiet=0 progress_fd=
 
 die() { echo "qemu-run: error: $*" >&2; exit 5; }
@@ -59,6 +64,7 @@ while [ $# -gt 0 ]; do
 	--data) data=$2; shift ;;
 	--keep-data) keep_data=1 ;;
 	--tools) tools=$2; shift ;;
+	--disk) root_disk=$2; shift ;;
 	--timeout) timeout_s=$2; shift ;;
 	--log) log=$2; shift ;;
 	--append) append=$2; shift ;;
@@ -73,6 +79,7 @@ done
 [ -r "$initrd" ] || die "initramfs '$initrd' not found (make image)"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (make deps)"
 [ -z "$tools" ] || [ -r "$tools" ] || die "tools disk '$tools' not found (make field-tools)"
+[ -z "$root_disk" ] || [ -r "$root_disk" ] || die "root disk '$root_disk' not found (make debian-image)"
 for n in "$mem" "$cpus" "$numa" "$swap" "$swap_bps" "$data" "$timeout_s"; do
 	case $n in ''|*[!0-9]*) die "'$n' is not a number" ;; esac
 done
@@ -80,7 +87,12 @@ log=${log:-$top/build/logs/$scenario.log}
 mkdir -p "$(dirname "$log")"
 
 cmdline="console=ttyS0 panic=-1 oops=panic softlockup_panic=0 loglevel=5"
-cmdline="$cmdline rdinit=/init ow.scenario=$scenario"
+if [ -n "$root_disk" ]; then
+	# The scenario's own bound (run-scenario), inside the host's.
+	cmdline="$cmdline root=/dev/vda rw ow.scenario=$scenario ow.timeout=$((timeout_s - 30))"
+else
+	cmdline="$cmdline rdinit=/init ow.scenario=$scenario"
+fi
 [ "$numa" -gt 1 ] && cmdline="$cmdline numa=fake=$numa"
 [ -n "$append" ] && cmdline="$cmdline $append"
 
@@ -96,6 +108,12 @@ base_args() {
 pick_accel "$kernel" "$initrd" || exit 5
 
 disk_args=()
+boot_args=(-initrd "$initrd")
+if [ -n "$root_disk" ]; then
+	boot_args=()
+	disk_args=(-drive "file=$root_disk,format=raw,if=none,id=root,snapshot=on"
+		-device virtio-blk-pci,drive=root,serial=root)
+fi
 if [ "$swap" -gt 0 ]; then
 	disk=$(dirname "$log")/$scenario.swap.img
 	rm -f "$disk"
@@ -121,7 +139,7 @@ echo "qemu-run: accelerator $accel_why" >&2
 echo "qemu-run: $scenario (${accel%% -cpu*}, ${mem} MB, $cpus CPUs, $numa node(s), swap ${swap} MB, limit ${timeout_s} s) log $log" >&2
 : >"$log"
 start=$(date +%s.%N)
-qemu-system-x86_64 $(base_args) $accel -kernel "$kernel" -initrd "$initrd" \
+qemu-system-x86_64 $(base_args) $accel -kernel "$kernel" "${boot_args[@]}" \
 	-append "$cmdline" "${disk_args[@]}" </dev/null >"$log" 2>&1 &
 qemu=$!
 # Never leave a guest behind, whatever ends us.

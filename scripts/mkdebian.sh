@@ -1,0 +1,110 @@
+#!/bin/bash
+# The Debian guest's root file system: bookworm with systemd, the
+# project's packages installed with dpkg -i as a user would, as an ext4
+# image made without loop mounts (mke2fs -d).
+#
+#   scripts/mkdebian.sh OUT.img DEB...
+#
+# Two layers, each cached in $OOMWATCH_CACHE/debian/:
+#   base-KEY.tar   mmdebstrap of bookworm (minbase, systemd as PID 1 and
+#                  the programs the guest tests run), from the apt sources
+#                  this machine uses; KEY: the package list and sources
+#   img-KEY.img    that base with the .debs and guest-image/debian/
+#                  installed; KEY: the base, the .debs, those files
+# OUT.img is a hard link to (or copy of) the cached image; the guest boots
+# it with QEMU's snapshot mode, so it stays pristine.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cache=${OOMWATCH_CACHE:-$HOME/.cache/oomwatch}/debian
+sources=${OOMWATCH_APT_SOURCES:-/etc/apt/sources.list.d/debian.sources}
+[ -r "$sources" ] || sources=/etc/apt/sources.list
+out=$1
+shift
+debs=("$@")
+# systemd as PID 1 and udev; python3, procps and coreutils for the tests;
+# node_exporter serves oomwatch's metrics (its textfile collector);
+# libbpf1 is what the oomwatch package needs beyond a minimal system
+# (dpkg -i installs no dependencies).
+packages=systemd,systemd-sysv,udev,python3,procps,prometheus-node-exporter,libbpf1
+size=2G
+
+say() { echo "mkdebian: $*" >&2; }
+die() { echo "mkdebian: error: $*" >&2; exit 1; }
+
+[ "$(id -u)" = 0 ] || die "needs root (mmdebstrap, chroot dpkg -i)"
+[ ${#debs[@]} -gt 0 ] || die "no .deb given (make deb)"
+for d in "${debs[@]}"; do [ -r "$d" ] || die "$d missing (make deb)"; done
+command -v mmdebstrap >/dev/null || die "mmdebstrap missing (make deps)"
+mkdir -p "$cache"
+
+base_key=$( { echo "$packages"; cat "$sources"; } | sha256sum | cut -c1-16)
+base=$cache/base-$base_key.tar
+if [ ! -s "$base" ]; then
+	say "building the bookworm base with mmdebstrap (once per package list, about 2 min)"
+	t0=$(date +%s)
+	mmdebstrap --variant=minbase --format=tar --include="$packages" \
+		--aptopt='Acquire::Retries "3"' \
+		bookworm "$base.tmp" "$sources" 2>&1 |
+		grep -E '^(I: (downloading|extracting|installing|cleaning)|E:|W:)' |
+		sed 's/^/mkdebian: /' >&2 || true
+	[ -s "$base.tmp" ] || die "mmdebstrap failed"
+	mv "$base.tmp" "$base"
+	find "$cache" -maxdepth 1 -name 'base-*.tar' ! -name "base-$base_key.tar" -delete
+	say "base built in $(( $(date +%s) - t0 )) s ($(du -h "$base" | cut -f1))"
+fi
+
+img_key=$( { echo "$base_key"; sha256sum "${debs[@]}" | cut -d' ' -f1;
+	find "$top/guest-image/debian" "$top/build/guest/guest-exit" -type f |
+	sort | xargs sha256sum | cut -d' ' -f1; } | sha256sum | cut -c1-16)
+img=$cache/img-$img_key.img
+if [ ! -s "$img" ]; then
+	t0=$(date +%s)
+	root=$(mktemp -d "$cache/root.XXXXXX")
+	trap 'rm -rf "$root"' EXIT
+	say "unpacking the base and installing ${#debs[@]} package(s) with dpkg -i"
+	tar -C "$root" -xpf "$base" --numeric-owner
+	mkdir -p "$root/tmp/debs"
+	cp "${debs[@]}" "$root/tmp/debs/"
+	# Nothing starts in the chroot: no service of the guest's may run
+	# on this machine (deb-systemd-invoke finds no running systemd
+	# there either; this is the belt to those braces).
+	printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
+	chmod 755 "$root/usr/sbin/policy-rc.d"
+	chroot "$root" sh -c 'dpkg -i /tmp/debs/*.deb' >"$cache/dpkg.log" 2>&1 ||
+		{ tail -n 20 "$cache/dpkg.log" >&2; die "dpkg -i failed"; }
+	rm -rf "$root/usr/sbin/policy-rc.d" "$root/tmp/debs"
+	# The guest's own: the scenario runner, its unit, the scenarios,
+	# guest-exit (the verdict to the host).
+	install -D -m 755 "$top/build/guest/guest-exit" "$root/usr/local/sbin/guest-exit"
+	install -D -m 755 "$top/guest-image/debian/run-scenario" \
+		"$root/usr/local/lib/oomwatch/run-scenario"
+	install -D -m 644 "$top/guest-image/debian/oomwatch-scenario.service" \
+		"$root/etc/systemd/system/oomwatch-scenario.service"
+	cp -r "$top/guest-image/debian/scenarios" "$root/usr/local/lib/oomwatch/"
+	echo oomwatch-guest >"$root/etc/hostname"
+	# systemd's 50-pid-max.conf raises kernel.pid_max to 4194304; the
+	# guest kernel is built on tinyconfig (BASE_SMALL: at most 32768),
+	# so systemd-sysctl would fail the boot into "degraded".
+	ln -sf /dev/null "$root/etc/sysctl.d/50-pid-max.conf"
+	# What would only slow a TCG boot or run in the middle of a test; and
+	# the login prompt on the serial console, whose vhangup() would cut
+	# the scenario off its terminal.
+	systemctl --root="$root" -q enable oomwatch-scenario.service
+	systemctl --root="$root" -q mask serial-getty@ttyS0.service
+	systemctl --root="$root" -q mask apt-daily.timer \
+		apt-daily-upgrade.timer e2scrub_all.timer fstrim.timer \
+		2>/dev/null || true
+	say "making the ext4 image ($size, sparse) with mke2fs -d"
+	rm -f "$img.tmp"
+	mke2fs -q -t ext4 -L oomwatch -d "$root" "$img.tmp" "$size" >/dev/null ||
+		die "mke2fs -d failed"
+	mv "$img.tmp" "$img"
+	# Older images of this cache: one is enough.
+	find "$cache" -maxdepth 1 -name 'img-*.img' ! -name "img-$img_key.img" -delete
+	say "image built in $(( $(date +%s) - t0 )) s"
+fi
+mkdir -p "$(dirname "$out")"
+rm -f "$out"
+ln "$img" "$out" 2>/dev/null || cp --sparse=always "$img" "$out"
+say "$out: bookworm, $(basename "$img")"
