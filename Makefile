@@ -47,7 +47,7 @@ DEB_PACKAGES := linux-source-6.1 gcc make clang llvm libbpf-dev bpftool \
 	libelf-dev zlib1g-dev dwarves bc bison flex libssl-dev cpio \
 	qemu-system-x86 busybox-static ccache xz-utils git kmod \
 	libclang-rt-14-dev python3 python3-ply python3-git stress-ng \
-	fio sqlite3 e2fsprogs
+	fio sqlite3 e2fsprogs python3-prometheus-client
 
 include userspace/sources.mk
 USERSPACE_SRCS := $(OW_USERSPACE_SRCS)

@@ -37,6 +37,8 @@ struct ow_cli {
 	bool tolerate_missing;	/* -M */
 	bool verbose;		/* -v */
 	bool cost;		/* --cost */
+	const char *metrics;	/* --metrics FILE */
+	long metrics_interval;	/* --metrics-interval, s; 0: the default */
 };
 
 /*

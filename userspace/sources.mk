@@ -4,4 +4,5 @@ OW_USERSPACE_SRCS := userspace/oomwatch.c userspace/cli.c \
 	userspace/session.c userspace/replay.c userspace/output.c \
 	userspace/svg.c userspace/filter.c userspace/cgroup.c \
 	userspace/preflight.c userspace/reorder.c userspace/trace.c \
-	userspace/checker.c userspace/stats.c userspace/episodes.c
+	userspace/checker.c userspace/stats.c userspace/episodes.c \
+	userspace/metrics.c
