@@ -450,6 +450,35 @@ static void test_cli(void)
 	free(rec);
 }
 
+/*
+ * A directory nobody may create files in: a mode 0500 one, or for root,
+ * who ignores modes, sysfs (EACCES, or EROFS where it is mounted so).
+ * The errno is this process's own attempt's.
+ */
+static void test_unwritable(void)
+{
+	const char *dir = proc_path("ro.d");
+	char path[600];
+	int fd, errnum;
+
+	mkdir(dir, 0500);
+	snprintf(path, sizeof(path), "%s/m.prom",
+		 geteuid() ? dir : "/sys");
+	fd = open(path, O_WRONLY | O_CREAT, 0644);
+	errnum = errno;
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+		tap_ok(false, "cli: %s should not be writable", path);
+	} else {
+		run_cli(&(struct cli_case){ ARGV("--replay", FIXTURE_DIR
+			"/arbiter_ok.jsonl", "-s", "--metrics", path), NULL,
+			path, errnum, "--metrics in a directory it may not "
+			"write: one line" });
+	}
+	rmdir(dir);
+}
+
 /* check_metrics.py on files: its exit status, its stderr in *err. */
 static int parse(const char *const *files, size_t n, char **err)
 {
@@ -554,6 +583,7 @@ int main(void)
 	test_atomic();
 	test_interval();
 	test_cli();
+	test_unwritable();
 	test_fixtures();
 	test_rejects();
 	return tap_done();
