@@ -90,6 +90,27 @@ guest() {
 	[ "$rc" -eq "$want" ] || sed 's/^/    # /' "$log.runner"
 }
 
+# The metrics guest prints its live --metrics file and its recording:
+# replayed here with --metrics, the recording must give the same file, and
+# Prometheus' own parser (python3-prometheus-client) must take it.
+metrics_replay() {
+	local label=$1 log dir rc
+	[ "$repeat" -gt 1 ] && label="$label#$rep"
+	log=$B/logs/test-$label.log
+	dir=$B/logs/$label.metrics
+	mkdir -p "$dir"
+	tr -d '\r' <"$log" | sed -n 's/^# metrics-live: //p' >"$dir/live.prom"
+	tr -d '\r' <"$log" | sed -n 's/^# metrics-rec: //p' >"$dir/rec.jsonl"
+	tests/unit/build/oomwatch-host --replay "$dir/rec.jsonl" -s \
+		--metrics "$dir/host.prom" >/dev/null 2>"$dir/host.err" &&
+		cmp "$dir/live.prom" "$dir/host.prom" >>"$dir/host.err" 2>&1 &&
+		/usr/bin/python3 tests/unit/check_metrics.py --doc man/oomwatch.8 \
+		--doc docs/metrics.md "$dir/live.prom" 2>>"$dir/host.err"
+	rc=$?
+	result $rc "$label: the guest's recording replayed here writes its live --metrics, byte for byte; Prometheus' parser takes it"
+	[ $rc -eq 0 ] || head -n 5 "$dir/host.err" | sed 's/^/    # /'
+}
+
 repeat=${REPEAT:-1}
 # A lockdep kernel (make test LOCKDEP=1) runs the guests about twice as
 # long under TCG (oom-storm: 287 s of its 300, 136 s on the plain kernel):
@@ -116,6 +137,8 @@ guest token-off token 256 400 0 --swap 512 --append ow.args=mode=off
 guest token2004-never token2004 256 300 0 --swap 512 --append ow.args=mode=never,assert=1
 guest token2004-fix token2004 256 300 0 --swap 512 --append ow.args=mode=fix
 guest oom-true oom-true 256 240 0 --append ow.args=arbiter=1,runs=2
+guest metrics metrics 256 240 0
+metrics_replay metrics
 guest relief relief 256 120 0
 guest oom-storm oom-storm 256 300 0 --append ow.args=arbiter=1
 guest oom-storm-fallback oom-storm 256 300 0 --append ow.args=arbiter=1,fallback=1000

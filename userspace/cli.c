@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "metrics.h"
 #include "replay.h"
 
 const char *argp_program_version =
@@ -31,8 +32,9 @@ static const char doc[] =
 "USAGE: oomwatch [-j|-s] [-T] [-p PID] [-c CGROUP] [-d SECONDS] [--assert]\n"
 "                [--record FILE [--record-max-size SIZE] [--record-keep N]]\n"
 "                [--journal] [--svg FILE] [--cost] [-M] [-v]\n"
+"                [--metrics FILE [--metrics-interval SECONDS]]\n"
 "       oomwatch --replay FILE [-j|-s] [-T] [-p PID] [-c CGROUP] [--assert]\n"
-"                [--record FILE] [--svg FILE]\n"
+"                [--record FILE] [--svg FILE] [--metrics FILE]\n"
 "\n"
 "EXAMPLES:\n"
 "    oomwatch                      # live timeline of OOM decisions\n"
@@ -46,6 +48,8 @@ static const char doc[] =
 "             --record-max-size 16M  # as oomwatch.service runs it\n"
 "    oomwatch --replay oom.jsonl --assert --svg oom.svg\n"
 "                                  # check a recording, draw it; no BPF\n"
+"    oomwatch -s --metrics /var/lib/prometheus/node-exporter/oomwatch.prom\n"
+"                                  # Prometheus metrics for node_exporter\n"
 "\n"
 "Live tracing needs root (CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN) and a\n"
 "kernel with BTF (/sys/kernel/btf/vmlinux).  -p and -c choose what is\n"
@@ -72,6 +76,8 @@ enum {
 	OPT_JOURNAL,
 	OPT_RECORD_MAX,
 	OPT_RECORD_KEEP,
+	OPT_METRICS,
+	OPT_METRICS_INTERVAL,
 };
 
 static const struct argp_option opts[] = {
@@ -131,6 +137,13 @@ static const struct argp_option opts[] = {
 	  "At the end, print what tracing cost: oomwatch's own CPU time "
 	  "and memory, and the time the kernel spent in its BPF programs "
 	  "(BPF run-time statistics are on while it runs)", 0 },
+	{ "metrics", OPT_METRICS, "FILE", 0,
+	  "Write Prometheus metrics (text format, for node_exporter's "
+	  "textfile collector) to FILE, atomically: every --metrics-interval "
+	  "and at the end (a replay: at the end, the same numbers as the live "
+	  "run that recorded it)", 0 },
+	{ "metrics-interval", OPT_METRICS_INTERVAL, "SECONDS", 0,
+	  "Live: write --metrics every SECONDS (1 to 86400; default 15)", 0 },
 	{ "tolerate-missing", 'M', NULL, 0,
 	  "On a kernel without the oomwatch tracepoints, watch the stock ones "
 	  "only", 0 },
@@ -242,6 +255,13 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_RECORD_KEEP:
 		cli->record_keep = parse_long(arg, 1, OW_RECORD_KEEP_MAX, state,
 					      "--record-keep");
+	case OPT_METRICS:
+		cli->metrics = nonempty(arg, state, "--metrics");
+		break;
+	case OPT_METRICS_INTERVAL:
+		cli->metrics_interval = parse_long(arg, 1,
+						   OW_METRICS_INTERVAL_MAX,
+						   state, "metrics interval");
 		break;
 	case 'h':
 		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
@@ -299,6 +319,19 @@ int ow_cli_check(const struct ow_cli *cli, char *why, size_t size)
 		bad = "--svg would overwrite the --replay file";
 	else if (same_name(cli->record, cli->svg))
 		bad = "--record and --svg name the same file";
+	else if (cli->metrics_interval && !cli->metrics)
+		bad = "--metrics-interval needs --metrics";
+	else if (cli->replay && cli->metrics_interval)
+		bad = "--metrics-interval is for live tracing: a replay writes "
+		      "--metrics once, at its end";
+	else if (cli->metrics && !strcmp(cli->metrics, "-"))
+		bad = "--metrics needs a file name";
+	else if (same_name(cli->replay, cli->metrics))
+		bad = "--metrics would overwrite the --replay file";
+	else if (same_name(cli->record, cli->metrics))
+		bad = "--record and --metrics name the same file";
+	else if (same_name(cli->svg, cli->metrics))
+		bad = "--svg and --metrics name the same file";
 	if (!bad)
 		return 0;
 	snprintf(why, size, "%s", bad);

@@ -40,6 +40,8 @@ struct ow_cli {
 	bool journal;		/* --journal */
 	long long record_max;	/* --record-max-size, bytes; 0: no cap */
 	long record_keep;	/* --record-keep: rotated files kept */
+	const char *metrics;	/* --metrics FILE */
+	long metrics_interval;	/* --metrics-interval, s; 0: the default */
 };
 
 #define OW_RECORD_KEEP_DEFAULT	4

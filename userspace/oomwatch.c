@@ -509,6 +509,8 @@ static int setup(struct live *l)
 	/* Everything that can fail in user space fails before the load. */
 	ret = ow_session_open_record(l->session);
 	if (!ret)
+		ret = ow_session_open_metrics(l->session);
+	if (!ret)
 		ret = load(l, disabled);
 	if (ret)
 		return ret;
@@ -563,6 +565,7 @@ static int trace(struct live *l)
 			check_dropped(l);
 			last_check = now;
 		}
+		ow_session_metrics_tick(l->session, now);
 		ow_session_flush(l->session);
 	}
 	/* Drain: what the ring buffer still holds, then the window. */

@@ -64,10 +64,11 @@ static FILE *open_input(const struct ow_cli *cli, FILE *err)
 			strerror(errno));
 		return NULL;
 	}
-	if (same_file(in, cli->record) || same_file(in, cli->svg)) {
+	if (same_file(in, cli->record) || same_file(in, cli->svg) ||
+	    same_file(in, cli->metrics)) {
 		fprintf(err, "oomwatch: --replay %s: --%s would overwrite it\n",
 			cli->replay, same_file(in, cli->record) ? "record" :
-			"svg");
+			same_file(in, cli->svg) ? "svg" : "metrics");
 		if (in != stdin)
 			fclose(in);
 		return NULL;

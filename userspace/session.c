@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include "checker.h"
 #include "journal.h"
+#include "metrics.h"
 #include "output.h"
 #include "session.h"
 #include "stats.h"
@@ -42,6 +43,10 @@ struct ow_session {
 	struct ow_out out;
 	struct ow_filter filter;
 	struct ow_svg *svg;
+	struct ow_metrics *metrics;	/* --metrics */
+	bool metrics_open;		/* written once: FILE works */
+	unsigned long long metrics_due;	/* live: next write, CLOCK_MONOTONIC */
+	bool metrics_failed;		/* a write failed, said once */
 	unsigned long long events;
 	unsigned long long lost;
 	unsigned long long last_ts;
@@ -77,6 +82,14 @@ struct ow_session *ow_session_new(const struct ow_session_opts *opts)
 	ow_episodes_init(&s->episodes);
 	ow_stats_init(&s->stats, &s->episodes);
 	ow_memcg_paths_init(&s->paths);
+	if (opts->cli->metrics) {
+		s->metrics = ow_metrics_new(&s->episodes, &s->stats);
+		if (!s->metrics) {
+			fprintf(opts->err, "oomwatch: out of memory\n");
+			ow_session_free(s);
+			return NULL;
+		}
+	}
 	s->version = OOMWATCH_FORMAT_VERSION;
 	return s;
 }
@@ -90,6 +103,7 @@ void ow_session_free(struct ow_session *s)
 	if (s->journal_on)
 		ow_journal_free(&s->journal);
 	ow_svg_free(s->svg);
+	ow_metrics_free(s->metrics);
 	ow_stats_free(&s->stats);
 	if (s->started) {
 		ow_checker_free(&s->checker);
@@ -296,6 +310,90 @@ int ow_session_open_record(struct ow_session *s)
 	return 0;
 }
 
+/* The output --metrics FILE is under another name, or NULL. */
+static const char *metrics_clobbers(struct ow_session *s)
+{
+	const char *svg = s->o.cli->svg;
+	struct stat ms, os;
+
+	if (stat(s->o.cli->metrics, &ms))
+		return NULL;
+	if (s->record && !fstat(fileno(s->record), &os) && same_inode(&ms, &os))
+		return "--record";
+	if (svg && !stat(svg, &os) && same_inode(&ms, &os))
+		return "--svg";
+	return NULL;
+}
+
+static int metrics_error(struct ow_session *s)
+{
+	fprintf(s->o.err, "oomwatch: --metrics %s: %s\n", s->o.cli->metrics,
+		strerror(errno));
+	return OW_EXIT_SETUP;
+}
+
+/*
+ * The first write, all zeroes, so that a live run fails on a FILE it
+ * cannot write before it loads anything into the kernel, and the
+ * collector has a file from the start.  Checked against the other
+ * outputs before (FILE exists) and after (it did not) that write.
+ */
+int ow_session_open_metrics(struct ow_session *s)
+{
+	const char *path = s->o.cli->metrics, *other;
+	bool existed;
+
+	if (!s->metrics || s->metrics_open)
+		return 0;
+	existed = !access(path, F_OK);
+	other = metrics_clobbers(s);
+	if (!other && ow_metrics_write(s->metrics, NULL, path))
+		return metrics_error(s);
+	if (!other && !existed) {
+		other = metrics_clobbers(s);
+		if (other)
+			unlink(path);
+	}
+	if (other) {
+		fprintf(s->o.err, "oomwatch: --metrics %s is the file of %s: "
+			"it would overwrite it\n", path, other);
+		return OW_EXIT_SETUP;
+	}
+	s->metrics_open = true;
+	return 0;
+}
+
+static int write_metrics(struct ow_session *s)
+{
+	if (!ow_metrics_write(s->metrics, s->started ? &s->checker : NULL,
+			      s->o.cli->metrics)) {
+		s->metrics_failed = false;
+		return 0;
+	}
+	if (!s->metrics_failed)
+		metrics_error(s);
+	s->metrics_failed = true;
+	return OW_EXIT_SETUP;
+}
+
+void ow_session_metrics_tick(struct ow_session *s, unsigned long long now_ns)
+{
+	long interval = s->o.cli->metrics_interval;
+	unsigned long long ns = (interval ? interval : OW_METRICS_INTERVAL) *
+				1000000000ULL;
+
+	if (!s->metrics_open)
+		return;
+	if (!s->metrics_due) {
+		s->metrics_due = now_ns + ns;	/* open wrote the first */
+		return;
+	}
+	if (now_ns < s->metrics_due)
+		return;
+	write_metrics(s);
+	s->metrics_due = now_ns + ns;
+}
+
 static void start_output(struct ow_session *s)
 {
 	const struct ow_cli *cli = s->o.cli;
@@ -334,6 +432,8 @@ int ow_session_start(struct ow_session *s, const struct ow_header *h,
 		snprintf(s->hdr.kernel, sizeof(s->hdr.kernel), "unknown");
 	}
 	ret = ow_session_open_record(s);
+	if (!ret)
+		ret = ow_session_open_metrics(s);
 	if (ret)
 		return ret;
 	ow_check_opts_default(&co);
@@ -502,6 +602,8 @@ void ow_session_event(struct ow_session *s, const struct oomwatch_event *ev)
 	if (s->svg)
 		ow_svg_event(s->svg, ev);
 	ow_stats_feed(&s->stats, ev);
+	if (s->metrics)
+		ow_metrics_feed(s->metrics, ev);
 	/* The line first: a violation it causes is printed after it. */
 	if (s->timeline)
 		ow_out_event(&s->out, ev, &who, show);
@@ -686,10 +788,17 @@ int ow_session_finish(struct ow_session *s, unsigned long long now_ns)
 {
 	const struct ow_cli *cli = s->o.cli;
 	unsigned long violations;
-	int ret = OW_EXIT_OK, io;
+	int ret = OW_EXIT_OK, io, metrics_io = 0;
 
 	if (now_ns < s->last_ts)
 		now_ns = s->last_ts;
+	/*
+	 * Before the end judges open deadlines by now_ns, which a replay
+	 * cannot know: the metrics are the event stream's alone.
+	 */
+	s->metrics_failed = false;
+	if (s->metrics_open)
+		metrics_io = write_metrics(s);
 	memcg_table_full(s);
 	/* -c chooses what is printed only: said, not a violation. */
 	if (s->o.cgroup && s->o.cgroup->truncated)
@@ -706,6 +815,8 @@ int ow_session_finish(struct ow_session *s, unsigned long long now_ns)
 	io = close_record(s);
 	if (!io)
 		io = write_svg(s);
+	if (!io)
+		io = metrics_io;
 	violations = ow_checker_violations(&s->checker, 0);
 	if (cli->assert_mode && (violations || s->lost)) {
 		fprintf(s->o.err, "oomwatch: --assert: %lu invariant "

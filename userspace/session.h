@@ -65,6 +65,22 @@ struct ow_session *ow_session_new(const struct ow_session_opts *opts);
 int ow_session_open_record(struct ow_session *s);
 
 /*
+ * --metrics FILE (metrics.h): the first write, now, for the same reason
+ * as ow_session_open_record(), which it follows; ow_session_start() does
+ * it otherwise.  Returns an enum ow_exit (FILE not writable, or the
+ * --record or --svg file under another name: OW_EXIT_SETUP).
+ */
+int ow_session_open_metrics(struct ow_session *s);
+
+/*
+ * Live, once per poll: writes --metrics FILE when --metrics-interval
+ * has passed since the last write (now_ns: CLOCK_MONOTONIC).  A failed
+ * write is said once and tried again at the next interval; the last one,
+ * at ow_session_finish(), decides the exit status.
+ */
+void ow_session_metrics_tick(struct ow_session *s, unsigned long long now_ns);
+
+/*
  * Before the first event: the configuration the checker holds the run
  * to (h NULL: a recording without a header, configuration unknown), and
  * the format version of the source, which the JSON lines are written in.
@@ -87,9 +103,10 @@ void ow_session_lost(struct ow_session *s, int cpu, long long count);
 /*
  * End of the run at now_ns (raised to the last event's time): open
  * deadlines are judged, the summary is printed and recorded, the picture
- * drawn.  Returns OW_EXIT_VIOLATION under --assert when anything broke or
- * was lost, OW_EXIT_SETUP when --record or --svg could not be written,
- * else OW_EXIT_OK.
+ * drawn, the metrics written (before the end is judged: see metrics.h).
+ * Returns OW_EXIT_VIOLATION under --assert when anything broke or was
+ * lost, OW_EXIT_SETUP when --record, --svg or --metrics could not be
+ * written, else OW_EXIT_OK.
  */
 int ow_session_finish(struct ow_session *s, unsigned long long now_ns);
 

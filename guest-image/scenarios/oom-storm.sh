@@ -9,7 +9,10 @@
 # for itself, maybe more than once, and each of its kills must follow a
 # fallback of its own (oomwatch --assert).
 #
-# OW_ARGS: arbiter=1|0 tasks=N timeout=MS fallback=MS
+# metrics=SECONDS adds --metrics, written every SECONDS, to what --cost
+# measures.
+#
+# OW_ARGS: arbiter=1|0 tasks=N timeout=MS fallback=MS metrics=SECONDS
 . /scenarios/lib.sh
 parse_args
 arbiter=${ARG_arbiter:-1}
@@ -19,7 +22,8 @@ arbiter_set "$arbiter" "${ARG_timeout:-5000}" "${ARG_fallback:-15000}"
 ok $? "knobs: vm.oom_arbiter=$arbiter"
 ram_mb=$(awk '/MemTotal/ { print int($2 / 1024) }' /proc/meminfo)
 each=$(( (ram_mb + ${ARG_over:-16}) / tasks ))
-start_oomwatch --assert --cost $ARG_flags
+start_oomwatch --assert --cost $ARG_flags \
+	${ARG_metrics:+--metrics /tmp/ow.prom --metrics-interval $ARG_metrics}
 i=0
 pids=
 while [ $i -lt $tasks ]; do
