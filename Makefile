@@ -274,7 +274,7 @@ checkpatch: deps
 check-configs: deps
 	@scripts/check-configs.sh
 
-test: image
+test: image debian-image
 	@tests/run.sh
 
 clean:

@@ -74,6 +74,10 @@ if [ ! -s "$img" ]; then
 	chroot "$root" sh -c 'dpkg -i /tmp/debs/*.deb' >"$cache/dpkg.log" 2>&1 ||
 		{ tail -n 20 "$cache/dpkg.log" >&2; die "dpkg -i failed"; }
 	rm -rf "$root/usr/sbin/policy-rc.d" "$root/tmp/debs"
+	# What a user does for node_exporter to serve oomwatch's metrics: the
+	# package's example drop-in, as it says.
+	install -D -m 644 "$root/usr/share/doc/oomwatch/examples/node-exporter.conf" \
+		"$root/etc/systemd/system/oomwatch.service.d/node-exporter.conf"
 	# The guest's own: the scenario runner, its unit, the scenarios,
 	# guest-exit (the verdict to the host).
 	install -D -m 755 "$top/build/guest/guest-exit" "$root/usr/local/sbin/guest-exit"

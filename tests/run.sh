@@ -139,6 +139,9 @@ guest token2004-fix token2004 256 300 0 --swap 512 --append ow.args=mode=fix
 guest oom-true oom-true 256 240 0 --append ow.args=arbiter=1,runs=2
 guest metrics metrics 256 240 0
 metrics_replay metrics
+# The Debian guest (make deb, scripts/mkdebian.sh): systemd, the packages
+# installed with dpkg -i, oomwatch.service; a true OOM from python3.
+guest debian-oom oom 512 300 0 --disk $B/debian.img
 guest relief relief 256 120 0
 guest oom-storm oom-storm 256 300 0 --append ow.args=arbiter=1
 guest oom-storm-fallback oom-storm 256 300 0 --append ow.args=arbiter=1,fallback=1000

@@ -255,6 +255,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_RECORD_KEEP:
 		cli->record_keep = parse_long(arg, 1, OW_RECORD_KEEP_MAX, state,
 					      "--record-keep");
+		break;
 	case OPT_METRICS:
 		cli->metrics = nonempty(arg, state, "--metrics");
 		break;

@@ -7,7 +7,9 @@
 #   the grant's evidence (journalctl -u oomwatch OOMWATCH_EVENT=kill);
 #   the service is still active after it;
 #   `systemctl reload` rotates the recording, and `oomwatch --replay
-#   --assert` of the rotated file exits 0 and shows the kill.
+#   --assert` of the rotated file exits 0 and shows the kill;
+#   node_exporter serves oomwatch's metrics (the package's example
+#   drop-in), and oomwatch_oom_kills_total is the recordings' kills.
 set -u
 n=0 pass=0 fail=0
 t() {	# t STATUS DESCRIPTION
@@ -22,7 +24,7 @@ diag() { echo "# $*"; }
 rec=/var/log/oomwatch/oomwatch.jsonl
 
 echo "KTAP version 1"
-echo "1..9"
+echo "1..11"
 state=$(timeout 120 systemctl is-system-running --wait 2>&1)
 [ "$state" = running ]
 t $? "the system is running (systemctl is-system-running: $state)"
@@ -80,6 +82,29 @@ t $? "oomwatch --replay $rec.1 --assert exits 0 (exit $rc)"
 [ "$rc" = 0 ] || echo "$out" | grep -E 'violation|!!' | head -n 5 | sed 's/^/# /'
 echo "$out" | grep ' KILL ' | grep -q 'python3'
 t $? "the replay shows the kill of python3"
+
+# node_exporter reads the textfile directory at each scrape; oomwatch
+# writes it every 15 s (--metrics-interval's default).
+kills=$(cat "$rec.1" "$rec" | grep -c '"type":"mark_victim"')
+scrape() {
+	python3 - <<'PY'
+import re, sys, urllib.request
+text = urllib.request.urlopen("http://127.0.0.1:9100/metrics", timeout=5).read().decode()
+kills = sum(float(m.group(1)) for m in re.finditer(r'^oomwatch_oom_kills_total\{[^}]*\} (\S+)$', text, re.M))
+err = re.search(r'^node_textfile_scrape_error (\S+)$', text, re.M)
+print(int(kills), err.group(1) if err else "none")
+PY
+}
+got=
+for _ in $(seq 40); do
+	got=$(scrape 2>/dev/null)
+	[ "${got%% *}" = "$kills" ] && break
+	sleep 1
+done
+[ "${got##* }" = 0 ]
+t $? "node_exporter serves the textfile directory without error (node_textfile_scrape_error ${got##* })"
+[ "${got%% *}" = "$kills" ] && [ "$kills" -ge 1 ]
+t $? "node_exporter's oomwatch_oom_kills_total is the recordings' kills (${got%% *}, recorded $kills)"
 
 echo "# $pass passed, $fail failed"
 echo "$pass passed, $fail failed"
