@@ -86,6 +86,7 @@ help:
 	@echo "           SOAK_S=$(SOAK_S) SOAK_SWAP=$(SOAK_SWAP) (make soak)"
 	@echo "           SCENARIO=$(SCENARIO) MEM=$(MEM) CPUS=$(CPUS) APPEND='ow.args=k=v,...'"
 	@echo "           SWAP=MB SWAP_BPS=bytes/s NUMA=nodes GUEST=initramfs|debian (make run)"
+	@echo "           KERNEL=stock (make run GUEST=debian: boot stock 6.1)"
 
 # Idempotent and quiet when everything is there; as non-root it prints the
 # exact command instead.
@@ -246,8 +247,11 @@ debian-image: deb image
 
 ifeq ($(GUEST),debian)
 # Its own defaults, unless given: scenario oom, 512 MB (systemd).
-run: debian-image
-	scripts/qemu-run.sh --kernel $(BZIMAGE) --initrd $(B)/initramfs.cpio \
+# KERNEL=stock boots it on stock 6.1 (make stock-kernel; scenario
+# no-series).
+run: debian-image $(if $(filter stock,$(KERNEL)),stock-kernel)
+	scripts/qemu-run.sh --initrd $(B)/initramfs.cpio \
+		--kernel $(if $(filter stock,$(KERNEL)),$$(scripts/kernel.sh --stock --print-dir)/arch/x86/boot/bzImage,$(BZIMAGE)) \
 		--disk $(DEBIAN_IMG) --timeout 420 \
 		--scenario $(if $(filter command line,$(origin SCENARIO)),$(SCENARIO),oom) \
 		--mem $(if $(filter command line,$(origin MEM)),$(MEM),512) \

@@ -202,9 +202,10 @@ static int check_tracepoints(const struct ow_sys *sys, bool tolerate,
 		fprintf(err, "oomwatch: this kernel lacks %u tracepoint%s of the "
 			"oomwatch kernel series: ", ours, ours == 1 ? "" : "s");
 		list_missing(err, missing, true);
-		fprintf(err, "\noomwatch: boot the oomwatch-patched kernel "
-			"(patches/), or run with --tolerate-missing to watch "
-			"the stock events only\n");
+		/* One line: a service's journal shows it as the reason. */
+		fprintf(err, "; boot the oomwatch-patched kernel (patches/), "
+			"or run with --tolerate-missing to watch the stock "
+			"events only\n");
 	}
 	if (stock || (ours && !tolerate))
 		return OW_EXIT_MISSING_TP;
