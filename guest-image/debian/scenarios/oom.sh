@@ -30,6 +30,8 @@ state=$(timeout 120 systemctl is-system-running --wait 2>&1)
 t $? "the system is running (systemctl is-system-running: $state)"
 [ "$state" = running ] || systemctl --failed --no-legend | sed 's/^/# failed: /'
 diag "boot: $(systemd-analyze time 2>/dev/null | head -n 1)"
+diag "installed: $(dpkg-query -W -f='${Package} ${Version}, ' oomwatch 'linux-image-*oomwatch')kernel $(uname -r)"
+diag "dpkg -L oomwatch: $(dpkg -L oomwatch | grep -v '/$' | while read -r f; do [ -d "$f" ] || printf '%s ' "$f"; done)"
 systemctl is-active -q oomwatch
 t $? "oomwatch.service is active"
 diag "oomwatch.service: $(systemctl show -p MainPID -p ActiveState -p NRestarts oomwatch | tr '\n' ' ')"
