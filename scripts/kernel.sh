@@ -205,7 +205,7 @@ make_debs() {
 		echo "$out"
 		return 0
 	fi
-	say "packaging the $name kernel (bindeb-pkg, about 2 min)"
+	say "packaging the $name kernel (bindeb-pkg, under a minute)"
 	t0=$(date +%s)
 	rm -rf "$out"
 	rm -f "$base"/linux-*.deb "$base"/linux-*.buildinfo "$base"/linux-*.changes

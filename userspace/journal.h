@@ -28,8 +28,9 @@
  * OOMWATCH_EVENT is kill, grant, thrash_grant, thrash_take, request,
  * defer, veto, fallback, violation, summary, note, or the trace name of
  * any other event (unreclaimable_set, thrashing_set, token_grab, ...).
- * Priorities: a violation is an error, a kill or lost events a warning,
- * a grant, take, veto or fallback a notice, the rest info.
+ * Priorities: a violation (lost events too: record_whole) is an error,
+ * a kill a warning, a grant, take, veto or fallback a notice, the rest
+ * info.
  *
  * Sending goes through a function pointer: sd_journal_sendv() in the
  * packaged build (OW_HAVE_LIBSYSTEMD), a capture in the host tests.

@@ -34,7 +34,6 @@ struct ow_session {
 	FILE *record;
 	bool record_failed;
 	int record_errno;
-	unsigned long rotations;	/* recordings rotated away */
 	bool journal_on;		/* --journal: the timeline goes there */
 	struct ow_journal journal;
 	struct ow_episodes episodes;	/* fed once per event, read by all */
@@ -166,7 +165,7 @@ static int rotated_name(char *buf, size_t size, const char *path, long n)
 /*
  * FILE -> FILE.1 -> FILE.2 ... -> FILE.keep, the oldest beyond deleted;
  * what cannot be renamed stays where it is (the next rotation tries
- * again), and is said once.
+ * again), and is said on stderr.
  */
 static void shift_rotated(struct ow_session *s)
 {
@@ -210,20 +209,20 @@ static void write_record_head(struct ow_session *s)
 }
 
 /*
- * Close the recording and open FILE anew.  rotate: move FILE and its
- * older rotations up by one first; else FILE was moved away by somebody
- * (logrotate) and is only created again.
+ * Close the recording (if one is open: a reopen that failed left none)
+ * and open FILE anew.  rotate: move FILE and its older rotations up by
+ * one first; else FILE was moved away by somebody (logrotate) and is
+ * only created again.
  */
 static int reopen_record(struct ow_session *s, bool rotate)
 {
 	const char *path = s->o.cli->record;
 
-	if (fclose(s->record))
+	if (s->record && fclose(s->record))
 		record_result(s, -1);
 	s->record = NULL;
 	if (rotate) {
 		shift_rotated(s);
-		s->rotations++;
 	}
 	s->record = fopen(path, "w");
 	if (!s->record) {
@@ -261,8 +260,11 @@ int ow_session_reopen_record(struct ow_session *s)
 {
 	struct stat fs, ps;
 
-	if (!s->record)
+	if (!s->o.cli->record || !s->started)
 		return 0;
+	/* The last reopen failed: try again, a signal is the way to ask. */
+	if (!s->record)
+		return reopen_record(s, false);
 	fflush(s->record);
 	/* Still ours at its name: rotate it; moved away: start anew. */
 	if (!fstat(fileno(s->record), &fs) && !stat(s->o.cli->record, &ps) &&

@@ -7,9 +7,9 @@ n=0 pass=0 fail=0
 t() {
 	n=$((n + 1))
 	if [ "$1" = 0 ]; then
-		pass=$((pass + 1)); echo "ok $n - $2"
+		pass=$((pass + 1)); echo "ok $n $2"
 	else
-		fail=$((fail + 1)); echo "not ok $n - $2"
+		fail=$((fail + 1)); echo "not ok $n $2"
 	fi
 }
 
