@@ -78,9 +78,10 @@ KMODS := $(B)/guest/ow_alloc.ko
 all: oomwatch image
 
 help:
-	@sed -n '2,12p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "targets: deps kernel oomwatch image nohang-image field-tools run test check deb"
-	@echo "         checkpatch check-configs matrix bench soak stock-kernel clean"
+	@sed -n '2,13p' Makefile | sed 's/^# \{0,1\}//'
+	@echo "targets: deps kernel oomwatch image nohang-image field-tools run test check"
+	@echo "         deb debian-image checkpatch check-configs matrix bench soak"
+	@echo "         stock-kernel clean"
 	@echo "variables: OOMWATCH_CACHE=$(OOMWATCH_CACHE) LOCKDEP=0|1"
 	@echo "           REPEAT=N SEED=$(SEED) (make test, matrix, bench)"
 	@echo "           SOAK_S=$(SOAK_S) SOAK_SWAP=$(SOAK_SWAP) (make soak)"
