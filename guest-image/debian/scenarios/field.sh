@@ -26,9 +26,10 @@
 #                 client (a request every 250 ms: the probe), beside a
 #                 shell loop of perl and a coreutils pipeline (a pass a
 #                 second); after a warm-up, a python3 hog writes a
-#                 bytearray of MemAvailable - WS/2 (WS: the programs'
-#                 memory.current after the warm-up) and holds it HOLD s;
-#                 no swap.  freeze_ms: the first frozen pass's start to the
+#                 bytearray of MemAvailable - WS/2 (WS: what the programs
+#                 added to Cached + AnonPages in the warm-up, from a
+#                 dropped cache) and holds it HOLD s; no swap.
+#                 freeze-http-PCT: the same with room for PCT% of WS.  freeze_ms: the first frozen pass's start to the
 #                 last frozen pass's end (a pass still hanging at the end
 #                 counts to the end), capped at 300 s.
 #   fio-mmap      fio, mmap engine, 4 kB random reads over fio.dat
@@ -159,6 +160,8 @@ apply_setting "$mode"
 t $? "setting $mode ($(uname -r), $(awk '/MemTotal/ { print int($2 / 1024) }' /proc/meminfo) MB)"
 
 vmstat_get() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+# Page cache and anonymous memory, kB.
+used_kb() { awk '/^(Cached|AnonPages):/ { n += $2 } END { print n }' /proc/meminfo; }
 mem_available_mb() { awk '/MemAvailable/ { print int($2 / 1024) }' /proc/meminfo; }
 # Kills user-space peers logged since $1 (s since the epoch).
 peer_kills() {
@@ -257,8 +260,9 @@ freeze_stats() {
 
 # The freeze (see the header).  Sets EXTRA, DIED.
 wl_freeze_http() {
-	local srv cli sh hog psi t0 t1 ws size nfiles cg c
+	local room=${1:-50} srv cli sh hog psi t0 t1 ws cgws u0 size nfiles cg c
 	nfiles=$(ls $F/www | wc -l)
+	u0=$(used_kb)
 	rm -f /tmp/http.log /tmp/shell.log /tmp/psi.log /tmp/hog.log
 	probe_client
 	scope server python3 -m http.server 8000 --bind 127.0.0.1 \
@@ -270,13 +274,18 @@ wl_freeze_http() {
 	scope shell bash -c "$(declare -f now_ms shell_loop); F=$F; shell_loop /tmp/shell.log" &
 	sh=$!
 	# The warm-up: the programs' working set into memory, their medians.
+	# WS: what they added to the page cache and anonymous memory since
+	# the cache was dropped (their text and libraries too, which their
+	# cgroups are not charged for when another process read them first);
+	# their cgroups' memory.current is reported beside it.
 	sleep 20
-	ws=0
+	ws=$(( ($(used_kb) - u0) >> 10 ))
+	cgws=0
 	for cg in /sys/fs/cgroup/field.slice/field-*.scope; do
-		c=$(cat "$cg/memory.current" 2>/dev/null) && ws=$((ws + c))
+		c=$(cat "$cg/memory.current" 2>/dev/null) && cgws=$((cgws + c))
 	done
-	ws=$((ws >> 20))
-	size=$(( $(mem_available_mb) - ws / 2 ))
+	cgws=$((cgws >> 20))
+	size=$(( $(mem_available_mb) - ws * room / 100 ))
 	psi_full_max /tmp/psi.log &
 	psi=$!
 	t0=$(now_ms)
@@ -315,7 +324,7 @@ time.sleep(int(sys.argv[2]))
 	local fh fs
 	fh=$(echo "$hs" | sed -n 's/.*freeze_ms=\([0-9]*\).*/\1/p')
 	fs=$(echo "$ss" | sed -n 's/.*freeze_ms=\([0-9]*\).*/\1/p')
-	EXTRA="freeze_ms=$(( fh > fs ? fh : fs )) hog_mb=$size ws_mb=$ws hold_s=$hold"
+	EXTRA="freeze_ms=$(( fh > fs ? fh : fs )) hog_mb=$size ws_mb=$ws ws_cg_mb=$cgws room_pct=$room hold_s=$hold"
 	EXTRA="$EXTRA $(echo "$hs" | sed 's/\([a-z0-9_]*\)=/probe_\1=/g') $(echo "$ss" | sed 's/\([a-z0-9_]*\)=/shell_\1=/g')"
 	EXTRA="$EXTRA psi_full_max=$(sort -n /tmp/psi.log | tail -n 1)"
 	GROUP=freeze
@@ -377,7 +386,9 @@ wl_gzip() {
 
 for run in $(seq "$runs"); do
 	for w in $wls; do
-		fn=wl_${w//-/_}
+		fn=wl_${w//-/_} fa=
+		# freeze-http-PCT: the freeze with room for PCT% of the WS.
+		case $w in freeze-http-[0-9]*) fn=wl_freeze_http fa=${w#freeze-http-} ;; esac
 		if ! declare -F "$fn" >/dev/null; then
 			t 1 "$w: no such workload"; continue
 		fi
@@ -386,7 +397,7 @@ for run in $(seq "$runs"); do
 		k0=$(vmstat_get oom_kill)
 		since=$(date +%s)
 		w0=$(now_ms)
-		$fn
+		$fn $fa
 		rc=$?
 		wall=$(( $(now_ms) - w0 ))
 		sleep 1
