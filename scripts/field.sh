@@ -161,7 +161,7 @@ run() {
 	mv "$runs_file.new" "$runs_file"
 	local minutes=$(( ($(date +%s) - t_start) / 60 ))
 	$B/ow-report field --out-dir "$out" --commit "$commit" --date "$date" \
-		--title "field bench: $runs run(s) per cell, hold $hold s, survivable $shold s each, $minutes min, TCG 2 CPUs" \
+		--title "field bench: $runs run(s) per cell$([ "${APPEND:-0}" = 1 ] && echo " added to the earlier runs"), hold $hold s, survivable $shold s each, $minutes min, TCG 2 CPUs" \
 		--order "${settings// /,}" "$runs_file" >"$out/field.md" ||
 		die "ow-report field failed"
 	echo "field: wrote $out/field.md and $out/field.svg; $total guest(s), $failed failed, $minutes min" >&2
