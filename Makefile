@@ -72,7 +72,7 @@ NOHANG_DEBS := nohang python3.11-minimal libpython3.11-minimal \
 KMODS := $(B)/guest/ow_alloc.ko
 
 .PHONY: all deps kernel stock-kernel oomwatch image nohang-image field-tools \
-	run test deb debian-image \
+	run test deb debian-image field-image \
 	check checkpatch check-configs matrix bench soak clean help
 
 all: oomwatch image
@@ -80,14 +80,16 @@ all: oomwatch image
 help:
 	@sed -n '2,13p' Makefile | sed 's/^# \{0,1\}//'
 	@echo "targets: deps kernel oomwatch image nohang-image field-tools run test check"
-	@echo "         deb debian-image checkpatch check-configs matrix bench soak"
-	@echo "         stock-kernel clean"
+	@echo "         deb debian-image field-image checkpatch check-configs matrix"
+	@echo "         bench soak stock-kernel clean"
 	@echo "variables: OOMWATCH_CACHE=$(OOMWATCH_CACHE) LOCKDEP=0|1"
 	@echo "           REPEAT=N SEED=$(SEED) (make test, matrix, bench)"
 	@echo "           SOAK_S=$(SOAK_S) SOAK_SWAP=$(SOAK_SWAP) (make soak)"
 	@echo "           SCENARIO=$(SCENARIO) MEM=$(MEM) CPUS=$(CPUS) APPEND='ow.args=k=v,...'"
 	@echo "           SWAP=MB SWAP_BPS=bytes/s NUMA=nodes GUEST=initramfs|debian (make run)"
 	@echo "           KERNEL=stock (make run GUEST=debian: boot stock 6.1)"
+	@echo "           ONLY=field SETTINGS='...' FIELD_W=a+b FIELD_MEM='1024 4096' FIELD_NUMA='1 2'"
+	@echo "           HOLD=S SHOLD=S APPEND=1 (make bench: the field bench, scripts/field.sh)"
 
 # Idempotent and quiet when everything is there; as non-root it prints the
 # exact command instead.
@@ -229,7 +231,11 @@ stock-kernel: deps
 matrix: nohang-image $(B)/ow-report
 	@scripts/suite.sh matrix
 
-bench: nohang-image field-tools stock-kernel $(B)/ow-report
+# The field bench's row (scripts/field.sh) needs the Debian field image;
+# only when it runs: ONLY unset, or naming field.
+FIELD_WANTED := $(if $(ONLY),$(filter field,$(ONLY)),field)
+bench: nohang-image field-tools stock-kernel $(B)/ow-report \
+		$(if $(FIELD_WANTED),field-image)
 	@scripts/suite.sh bench
 
 soak: image $(B)/initramfs-stress.cpio
@@ -244,6 +250,16 @@ soak: image $(B)/initramfs-stress.cpio
 DEBIAN_IMG := $(B)/debian.img
 debian-image: deb image
 	@scripts/mkdebian.sh $(DEBIAN_IMG) $$(ls $(B)/deb/oomwatch_*_amd64.deb \
+		$(B)/deb/linux-image-*-oomwatch_*_amd64.deb | grep -v -- -dbg_)
+
+# The field bench's guest: that image with the programs of the field
+# workloads and the peers (installed, disabled), as a variant of its own
+# (build/debian-field.img; the default image does not grow).
+FIELD_PACKAGES := fio,sqlite3,stress-ng,earlyoom,systemd-oomd,nohang,perl,xz-utils
+FIELD_IMG := $(B)/debian-field.img
+field-image: deb image
+	@scripts/mkdebian.sh --variant field --extra $(FIELD_PACKAGES) $(FIELD_IMG) \
+		$$(ls $(B)/deb/oomwatch_*_amd64.deb \
 		$(B)/deb/linux-image-*-oomwatch_*_amd64.deb | grep -v -- -dbg_)
 
 ifeq ($(GUEST),debian)

@@ -3,7 +3,14 @@
 # project's packages installed with dpkg -i as a user would, as an ext4
 # image made without loop mounts (mke2fs -d).
 #
-#   scripts/mkdebian.sh OUT.img DEB...
+#   scripts/mkdebian.sh [--variant NAME --extra PKG,PKG...] OUT.img DEB...
+#
+# --variant NAME --extra PKGS: a second image on top of more packages from
+# Debian's archive (the field bench's: make field-image), cached apart as
+# NAME-base-KEY.tar and NAME-img-KEY.img, so that the default image (what
+# make test boots) neither grows nor is rebuilt.  In a variant, the extra
+# packages' daemons (earlyoom, nohang, systemd-oomd) are installed but
+# disabled: the scenario starts the one its setting names.
 #
 # Two layers, each cached in $OOMWATCH_CACHE/debian/:
 #   base-KEY.tar   mmdebstrap of bookworm (minbase, systemd as PID 1 and
@@ -19,6 +26,14 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${OOMWATCH_CACHE:-$HOME/.cache/oomwatch}/debian
 sources=${OOMWATCH_APT_SOURCES:-/etc/apt/sources.list.d/debian.sources}
 [ -r "$sources" ] || sources=/etc/apt/sources.list
+variant= extra=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--variant) variant=$2; shift 2 ;;
+	--extra) extra=$2; shift 2 ;;
+	*) break ;;
+	esac
+done
 out=$1
 shift
 debs=("$@")
@@ -28,6 +43,16 @@ debs=("$@")
 # (dpkg -i installs no dependencies).
 packages=systemd,systemd-sysv,udev,python3,procps,prometheus-node-exporter,libbpf1
 size=2G
+# The variant's cache names (none for the default image: its names and
+# behaviour are what they were before variants).
+pre=
+if [ -n "$variant" ]; then
+	case $variant in *[!a-z0-9]*|'') echo "mkdebian: error: bad variant '$variant'" >&2; exit 1 ;; esac
+	[ -n "$extra" ] || { echo "mkdebian: error: --variant needs --extra" >&2; exit 1; }
+	pre=$variant-
+	packages=$packages,$extra
+	size=3G
+fi
 
 say() { echo "mkdebian: $*" >&2; }
 die() { echo "mkdebian: error: $*" >&2; exit 1; }
@@ -39,7 +64,7 @@ command -v mmdebstrap >/dev/null || die "mmdebstrap missing (make deps)"
 mkdir -p "$cache"
 
 base_key=$( { echo "$packages"; cat "$sources"; } | sha256sum | cut -c1-16)
-base=$cache/base-$base_key.tar
+base=$cache/${pre}base-$base_key.tar
 if [ ! -s "$base" ]; then
 	say "building the bookworm base with mmdebstrap (once per package list, about 2 min)"
 	t0=$(date +%s)
@@ -50,14 +75,15 @@ if [ ! -s "$base" ]; then
 		sed 's/^/mkdebian: /' >&2 || true
 	[ -s "$base.tmp" ] || die "mmdebstrap failed"
 	mv "$base.tmp" "$base"
-	find "$cache" -maxdepth 1 -name 'base-*.tar' ! -name "base-$base_key.tar" -delete
+	find "$cache" -maxdepth 1 -name "${pre}base-*.tar" ! -name "${pre}base-$base_key.tar" -delete
 	say "base built in $(( $(date +%s) - t0 )) s ($(du -h "$base" | cut -f1))"
 fi
 
 img_key=$( { echo "$base_key"; sha256sum "${debs[@]}" | cut -d' ' -f1;
-	find "$top/guest-image/debian" "$top/build/guest/guest-exit" -type f |
+	find "$top/guest-image/debian" "$top/build/guest/guest-exit" \
+		${variant:+"$top/guest-image/nohang.conf"} -type f |
 	sort | xargs sha256sum | cut -d' ' -f1; } | sha256sum | cut -c1-16)
-img=$cache/img-$img_key.img
+img=$cache/${pre}img-$img_key.img
 if [ ! -s "$img" ]; then
 	t0=$(date +%s)
 	root=$(mktemp -d "$cache/root.XXXXXX")
@@ -96,6 +122,18 @@ if [ ! -s "$img" ]; then
 	# the scenario off its terminal.
 	systemctl --root="$root" -q enable oomwatch-scenario.service
 	systemctl --root="$root" -q mask serial-getty@ttyS0.service
+	# A variant's peers: installed, off until a scenario starts one.
+	if [ -n "$variant" ]; then
+		for u in earlyoom.service nohang.service nohang-desktop.service \
+			systemd-oomd.service systemd-oomd.socket; do
+			[ -e "$root/lib/systemd/system/$u" ] &&
+				systemctl --root="$root" -q disable "$u" 2>/dev/null
+		done
+		# nohang's PSI mode, as the initramfs bench configures it.
+		[ -d "$root/etc/nohang" ] && install -m 644 \
+			"$top/guest-image/nohang.conf" "$root/etc/nohang/nohang-psi.conf"
+		true
+	fi
 	systemctl --root="$root" -q mask apt-daily.timer \
 		apt-daily-upgrade.timer e2scrub_all.timer fstrim.timer \
 		2>/dev/null || true
@@ -105,7 +143,7 @@ if [ ! -s "$img" ]; then
 		die "mke2fs -d failed"
 	mv "$img.tmp" "$img"
 	# Older images of this cache: one is enough.
-	find "$cache" -maxdepth 1 -name 'img-*.img' ! -name "img-$img_key.img" -delete
+	find "$cache" -maxdepth 1 -name "${pre}img-*.img" ! -name "${pre}img-$img_key.img" -delete
 	say "image built in $(( $(date +%s) - t0 )) s"
 fi
 mkdir -p "$(dirname "$out")"

@@ -34,6 +34,10 @@
 # kernel), token (Morton's bypass), token-aging (reclaim-side aging),
 # arbiter-never (Tosatti's arbiter alone) and all.
 #
+# The field bench (real programs on the Debian guest, every peer at
+# several settings: scripts/field.sh) is the row "field": after the
+# others, into OUT/field (results/bench/field); ONLY=field runs it alone.
+#
 # Mode nohang (a PSI-based user-space killer, in the freeze row after
 # earlyoom) runs, like earlyoom, on the stock kernel in the bench, and
 # boots build/initramfs-nohang.cpio: the image with Python and nohang
@@ -175,6 +179,18 @@ esac
 	{ echo "suite: $stock missing (make stock-kernel)" >&2; exit 1; }
 [ -x $B/ow-report ] || { echo "suite: $B/ow-report missing (make $what)" >&2; exit 1; }
 
+# The field bench: a row of its own, its own guests (scripts/field.sh).
+field=0
+[ "$what" = bench ] && wanted field && field=1
+run_field() {
+	echo "suite: the field bench (scripts/field.sh)" >&2
+	OUT=$out/field scripts/field.sh run
+}
+if [ $field = 1 ] && [ ${#steps[@]} = 0 ]; then
+	run_field
+	exit $?
+fi
+
 mkdir -p "$out" $B/logs/$what
 # Copies: a `make image` or a kernel build while the suite runs must not
 # change its guests.
@@ -266,4 +282,7 @@ else
 	echo "suite: wrote $out/bench.md and $(ls "$out"/*.svg | wc -l) plot(s)" >&2
 fi
 echo "suite: $total guest(s), $failed failed, $(( ($(date +%s) - t_start) / 60 )) min" >&2
+if [ $field = 1 ]; then
+	run_field || failed=$((failed + 1))
+fi
 [ $failed -eq 0 ]

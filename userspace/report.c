@@ -1859,3 +1859,493 @@ out:
 	free(names);
 	return ret;
 }
+
+/* -------------------------------------------------------- field bench */
+
+/*
+ * The field bench's trade-off: per machine shape (mem_mb=, nodes=) and
+ * setting (mode=), how long the freezes lasted (group=freeze: freeze_ms,
+ * capped at OW_FIELD_CAP_MS) against how many survivable runs
+ * (group=survivable) lost a process (lost=1).
+ */
+struct fcell {
+	const char *mode;
+	const char *mem;	/* mem_mb=, or "?" */
+	const char *nodes;	/* nodes=, or "?" */
+	const char *kernel;	/* kernel= of its first run, or "?" */
+	double *freeze;		/* ms, capped */
+	size_t nfreeze;		/* freeze runs with a freeze_ms */
+	size_t freeze_runs;
+	size_t freeze_lost;	/* freeze runs that lost another process */
+	size_t hog_killed;	/* freeze runs whose hog died of a signal */
+	size_t surv;
+	size_t lost;
+	long shape;		/* index among the shapes, in order */
+	long order;		/* of mode in --order, or -1 */
+	size_t first;		/* first record: the order otherwise */
+};
+
+struct field {
+	struct fcell *c;
+	size_t n;
+	double *pool;		/* every cell's freeze values */
+	const char **scen;	/* workloads, first-appearance order */
+	size_t nscen;
+	size_t nshapes;
+};
+
+static const char *field_str(const struct ow_rec *rec, const char *key)
+{
+	const struct ow_field *f = ow_rec_field(rec, key);
+
+	return f ? f->val : "?";
+}
+
+static bool field_is(const struct ow_rec *rec, const char *key,
+		     const char *val)
+{
+	const struct ow_field *f = ow_rec_field(rec, key);
+
+	return f && !strcmp(f->val, val);
+}
+
+static bool field_one(const struct ow_rec *rec, const char *key)
+{
+	const struct ow_field *f = ow_rec_field(rec, key);
+
+	return f && f->numeric && f->num > 0;
+}
+
+/* died= names the hog among a run's dead ("hog,probe"). */
+static bool hog_died(const struct ow_rec *rec)
+{
+	const char *d = field_str(rec, "died");
+	size_t n;
+
+	while (*d) {
+		n = strcspn(d, ",");
+		if (n == 3 && !strncmp(d, "hog", 3))
+			return true;
+		d += n + (d[n] == ',');
+	}
+	return false;
+}
+
+static void field_free(struct field *fd)
+{
+	free(fd->c);
+	free(fd->pool);
+	free(fd->scen);
+	memset(fd, 0, sizeof(*fd));
+}
+
+static bool same_shape(const struct fcell *a, const struct fcell *b)
+{
+	return !strcmp(a->mem, b->mem) && !strcmp(a->nodes, b->nodes);
+}
+
+static bool fcell_before(const struct fcell *a, const struct fcell *b)
+{
+	if (a->shape != b->shape)
+		return a->shape < b->shape;
+	if (a->order >= 0 && (b->order < 0 || a->order < b->order))
+		return true;
+	if (b->order >= 0 && (a->order < 0 || b->order < a->order))
+		return false;
+	return a->first < b->first;
+}
+
+/* 0, or -1 (ENOMEM). */
+static int field_build(struct field *fd, const struct ow_report *r,
+		       const char *order)
+{
+	size_t m = r->n ? r->n : 1, pos = 0;
+
+	memset(fd, 0, sizeof(*fd));
+	fd->c = calloc(m, sizeof(*fd->c));
+	fd->pool = calloc(m, sizeof(*fd->pool));
+	fd->scen = calloc(m, sizeof(*fd->scen));
+	if (!fd->c || !fd->pool || !fd->scen) {
+		field_free(fd);
+		errno = ENOMEM;
+		return -1;
+	}
+	fd->nscen = scenario_names(r, fd->scen);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct ow_rec *rec = &r->rec[i];
+		struct fcell key = {
+			.mode = rec->mode,
+			.mem = field_str(rec, "mem_mb"),
+			.nodes = field_str(rec, "nodes"),
+		};
+		size_t j = 0;
+
+		while (j < fd->n && !(same_shape(&fd->c[j], &key) &&
+				      !strcmp(fd->c[j].mode, key.mode)))
+			j++;
+		if (j == fd->n) {
+			key.kernel = field_str(rec, "kernel");
+			key.first = i;
+			key.order = list_index(order, key.mode);
+			key.shape = -1;
+			for (size_t k = 0; k < fd->n && key.shape < 0; k++)
+				if (same_shape(&fd->c[k], &key))
+					key.shape = fd->c[k].shape;
+			if (key.shape < 0)
+				key.shape = (long)fd->nshapes++;
+			fd->c[fd->n++] = key;
+		}
+	}
+	/* Each cell's freeze values: a slice of the pool. */
+	for (size_t j = 0; j < fd->n; j++) {
+		struct fcell *c = &fd->c[j];
+
+		c->freeze = fd->pool + pos;
+		for (size_t i = 0; i < r->n; i++) {
+			const struct ow_rec *rec = &r->rec[i];
+			const struct ow_field *f;
+			struct fcell key = {
+				.mem = field_str(rec, "mem_mb"),
+				.nodes = field_str(rec, "nodes"),
+			};
+
+			if (strcmp(rec->mode, c->mode) || !same_shape(c, &key))
+				continue;
+			if (field_is(rec, "group", "freeze")) {
+				c->freeze_runs++;
+				c->freeze_lost += field_one(rec, "lost");
+				c->hog_killed += hog_died(rec);
+				f = ow_rec_field(rec, "freeze_ms");
+				if (f && f->numeric)
+					c->freeze[c->nfreeze++] =
+						f->num < OW_FIELD_CAP_MS ?
+						f->num : OW_FIELD_CAP_MS;
+			} else if (field_is(rec, "group", "survivable")) {
+				c->surv++;
+				c->lost += field_one(rec, "lost");
+			}
+		}
+		pos += c->nfreeze;
+	}
+	for (size_t i = 1; i < fd->n; i++) {
+		struct fcell c = fd->c[i];
+		size_t j = i;
+
+		while (j > 0 && fcell_before(&c, &fd->c[j - 1])) {
+			fd->c[j] = fd->c[j - 1];
+			j--;
+		}
+		fd->c[j] = c;
+	}
+	return 0;
+}
+
+/* The median freeze of c, in s; false when it has none. */
+static bool fcell_median_s(const struct fcell *c, double *s)
+{
+	double v[c->nfreeze ? c->nfreeze : 1];
+	struct ow_range g;
+
+	memcpy(v, c->freeze, c->nfreeze * sizeof(*v));
+	if (ow_range_of(v, c->nfreeze, &g))
+		return false;
+	*s = g.median / 1000;
+	return true;
+}
+
+static void put_shape(FILE *f, const struct fcell *c)
+{
+	fprintf(f, "%s MB, %s node%s", c->mem, c->nodes,
+		strcmp(c->nodes, "1") ? "s" : "");
+}
+
+static void field_summary(FILE *f, const struct field *fd)
+{
+	static const struct unit sec = { "_ms", 1000, "s", 1000, 1 };
+
+	for (size_t i = 0; i < fd->n; i++) {
+		const struct fcell *c = &fd->c[i];
+		double v[c->nfreeze ? c->nfreeze : 1];
+		struct ow_range g;
+
+		if (!i || c->shape != fd->c[i - 1].shape) {
+			fputs("\n#### ", f);
+			put_shape(f, c);
+			fputs("\n\n| setting | kernel | freeze runs | freeze, "
+			      "median s (min" EN_DASH "max) | hog killed | "
+			      "freeze runs that lost another process | "
+			      "survivable runs | survivable runs that lost "
+			      "a process |\n|---|---|--:|--:|--:|--:|--:|--:|\n",
+			      f);
+		}
+		memcpy(v, c->freeze, c->nfreeze * sizeof(*v));
+		ow_range_of(v, c->nfreeze, &g);
+		fputs("| ", f);
+		md_put(f, c->mode);
+		fputs(" | ", f);
+		md_put(f, c->kernel);
+		fprintf(f, " | %zu | ", c->freeze_runs);
+		put_range(f, &g, &sec);
+		fprintf(f, " | %zu | %zu | %zu | %zu |\n", c->hog_killed,
+			c->freeze_lost, c->surv, c->lost);
+	}
+}
+
+/* Per shape, a row per workload, a column per setting. */
+static void field_detail(FILE *f, const struct field *fd,
+			 const struct ow_report *r)
+{
+	char num[NUM_MAX];
+
+	for (size_t s0 = 0; s0 < fd->n;) {
+		size_t s1 = s0;
+
+		while (s1 < fd->n && fd->c[s1].shape == fd->c[s0].shape)
+			s1++;
+		fputs("\n#### ", f);
+		put_shape(f, &fd->c[s0]);
+		fputs(", per workload: freeze median s (runs); survivable "
+		      "runs that lost a process / runs\n\n| workload |", f);
+		for (size_t j = s0; j < s1; j++) {
+			fputc(' ', f);
+			md_put(f, fd->c[j].mode);
+			fputs(" |", f);
+		}
+		fputs("\n|---|", f);
+		for (size_t j = s0; j < s1; j++)
+			fputs("--:|", f);
+		fputc('\n', f);
+		for (size_t w = 0; w < fd->nscen; w++) {
+			fputs("| ", f);
+			md_put(f, fd->scen[w]);
+			fputs(" |", f);
+			for (size_t j = s0; j < s1; j++) {
+				const struct fcell *c = &fd->c[j];
+				double v[r->n ? r->n : 1];
+				size_t n = 0, runs = 0, lost = 0;
+				bool freeze = false;
+				struct ow_range g;
+
+				for (size_t i = 0; i < r->n; i++) {
+					const struct ow_rec *rec = &r->rec[i];
+					const struct ow_field *fm;
+					struct fcell key = {
+						.mem = field_str(rec, "mem_mb"),
+						.nodes = field_str(rec, "nodes"),
+					};
+
+					if (strcmp(rec->scenario, fd->scen[w]) ||
+					    strcmp(rec->mode, c->mode) ||
+					    !same_shape(c, &key))
+						continue;
+					runs++;
+					lost += field_one(rec, "lost");
+					if (!field_is(rec, "group", "freeze"))
+						continue;
+					freeze = true;
+					fm = ow_rec_field(rec, "freeze_ms");
+					if (fm && fm->numeric)
+						v[n++] = fm->num < OW_FIELD_CAP_MS ?
+							 fm->num : OW_FIELD_CAP_MS;
+				}
+				if (!runs) {
+					fputs(" " EN_DASH " |", f);
+				} else if (freeze) {
+					ow_range_of(v, n, &g);
+					fprintf(f, " %s (%zu) |", n ?
+						fmt_num(num, g.median / 1000, 1) :
+						EN_DASH, runs);
+				} else {
+					fprintf(f, " %zu/%zu |", lost, runs);
+				}
+			}
+			fputc('\n', f);
+		}
+		s0 = s1;
+	}
+}
+
+/* The scatter's geometry. */
+#define FS_LEFT		70
+#define FS_RIGHT	170	/* the shapes' legend */
+#define FS_W		(WIDTH - FS_LEFT - FS_RIGHT)
+#define FS_TOP		(TOP + 10)
+#define FS_H		420
+#define FS_BASE		(FS_TOP + FS_H)
+#define FS_HEIGHT	(FS_BASE + 48 + BOTTOM)
+#define FS_LABEL	12	/* px between stacked labels */
+
+static const char *const fs_color[] = {
+	"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
+};
+
+static const struct svg_kind field_kind = {
+	.what = "the trade-off",
+	.style = ".pt{stroke:#fff;stroke-width:1}\n"
+		 ".lbl{font-size:10px}\n",
+	.key = "a point per setting and machine",
+};
+
+/* An axis over [0, vmax]: ticks in steps of 1, 2, 2.5, 5 x 10^k. */
+static double fs_pos(const struct axis *ax, double v, double len)
+{
+	return (v / ax->step - ax->k0) / (ax->k1 - ax->k0) * len;
+}
+
+int ow_report_field_svg(FILE *f, const struct ow_report *r,
+			const struct ow_report_opts *o)
+{
+	struct field fd;
+	struct axis ax, ay;
+	double xmax = 1, ymax = 1, s;
+	char num[NUM_MAX];
+	size_t *stack;
+
+	if (field_build(&fd, r, o->order))
+		return -1;
+	stack = calloc(fd.n ? fd.n : 1, sizeof(*stack));
+	if (!stack) {
+		field_free(&fd);
+		errno = ENOMEM;
+		return -1;
+	}
+	for (size_t i = 0; i < fd.n; i++) {
+		if (fd.c[i].lost > xmax)
+			xmax = fd.c[i].lost;
+		if (fcell_median_s(&fd.c[i], &s) && s > ymax)
+			ymax = s;
+	}
+	axis_of(0, xmax, &ax);
+	/* Counts: whole ticks. */
+	if (ax.step < 1) {
+		ax.step = 1;
+		ax.decimals = 0;
+		ax.k0 = 0;
+		ax.k1 = ceil_ll(xmax);
+	}
+	axis_of(0, ymax, &ay);
+	errno = 0;
+	svg_head(f, FS_HEIGHT, "field", &field_kind, o);
+	svg_title(f, "field", &field_kind, o);
+	for (long long k = ax.k0; k <= ax.k1; k++) {
+		double x = FS_LEFT + fs_pos(&ax, k * ax.step, FS_W);
+
+		fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" "
+			"x2=\"%.1f\" y2=\"%d\"/>\n<text class=\"tick\" "
+			"x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+			x, FS_TOP, x, FS_BASE + 4, x, FS_BASE + 16,
+			fmt_num(num, k * ax.step, ax.decimals));
+	}
+	for (long long k = ay.k0; k <= ay.k1; k++) {
+		double y = FS_BASE - fs_pos(&ay, k * ay.step, FS_H);
+
+		fprintf(f, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" "
+			"x2=\"%d\" y2=\"%.1f\"/>\n<text class=\"tick\" "
+			"x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+			FS_LEFT - 4, y, FS_LEFT + FS_W, y, FS_LEFT - 6, y + 3,
+			fmt_num(num, k * ay.step, ay.decimals));
+	}
+	fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" "
+		"y2=\"%d\"/>\n<line class=\"axis\" x1=\"%d\" y1=\"%d\" "
+		"x2=\"%d\" y2=\"%d\"/>\n", FS_LEFT, FS_BASE, FS_LEFT + FS_W,
+		FS_BASE, FS_LEFT, FS_TOP, FS_LEFT, FS_BASE);
+	fprintf(f, "<text class=\"metric\" x=\"%d\" y=\"%d\" "
+		"text-anchor=\"middle\">survivable runs that lost a process"
+		"</text>\n", FS_LEFT + FS_W / 2, FS_BASE + 36);
+	fprintf(f, "<text class=\"metric\" transform=\"translate(16 %d) "
+		"rotate(-90)\" text-anchor=\"middle\">freeze, median s "
+		"(capped at %d)</text>\n", FS_TOP + FS_H / 2,
+		OW_FIELD_CAP_MS / 1000);
+	for (size_t i = 0; i < fd.n; i++) {
+		const struct fcell *c = &fd.c[i];
+		const char *col = fs_color[c->shape % ARRAY_SIZE(fs_color)];
+		double x, y;
+
+		if (!fcell_median_s(c, &s) || !c->surv)
+			continue;
+		x = FS_LEFT + fs_pos(&ax, c->lost, FS_W);
+		y = FS_BASE - fs_pos(&ay, s, FS_H);
+		/* Labels of points drawn at the same place stack. */
+		for (size_t j = 0; j < i; j++) {
+			double sj;
+
+			if (fcell_median_s(&fd.c[j], &sj) && fd.c[j].surv &&
+			    fd.c[j].lost == c->lost &&
+			    fabs(FS_BASE - fs_pos(&ay, sj, FS_H) - y) < FS_LABEL)
+				stack[i]++;
+		}
+		fprintf(f, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" "
+			"r=\"5\" fill=\"%s\"><title>", x, y, col);
+		xml_put(f, c->mode);
+		fputs(", ", f);
+		put_shape(f, c);
+		fprintf(f, ": freeze median %s s over %zu run(s); %zu of %zu "
+			"survivable runs lost a process</title></circle>\n",
+			fmt_num(num, s, 1), c->nfreeze, c->lost, c->surv);
+		fprintf(f, "<text class=\"lbl\" x=\"%.1f\" y=\"%.1f\" "
+			"fill=\"%s\">", x + 8, y + 3 + stack[i] * FS_LABEL, col);
+		xml_put(f, c->mode);
+		fputs("</text>\n", f);
+	}
+	for (size_t i = 0, row = 0; i < fd.n; i++) {
+		const struct fcell *c = &fd.c[i];
+		int y = FS_TOP + 8 + (int)row * 18;
+
+		if (i && c->shape == fd.c[i - 1].shape)
+			continue;
+		fprintf(f, "<circle cx=\"%d\" cy=\"%d\" r=\"5\" fill=\"%s\"/>"
+			"<text x=\"%d\" y=\"%d\">", WIDTH - FS_RIGHT + 20, y,
+			fs_color[c->shape % ARRAY_SIZE(fs_color)],
+			WIDTH - FS_RIGHT + 30, y + 4);
+		put_shape(f, c);
+		fputs("</text>\n", f);
+		row++;
+	}
+	fputs("</svg>\n", f);
+	free(stack);
+	field_free(&fd);
+	return write_status(f);
+}
+
+int ow_report_field(FILE *md, const struct ow_report *r,
+		    const struct ow_report_opts *o, const char *dir,
+		    char *err, size_t size)
+{
+	struct field fd;
+	char *path;
+	FILE *f;
+	int ret;
+
+	if (make_dir(dir)) {
+		snprintf(err, size, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (field_build(&fd, r, o->order)) {
+		snprintf(err, size, "out of memory");
+		return -1;
+	}
+	errno = 0;
+	preamble(md, o);
+	fputs("Per setting: the median time a freeze lasted (freeze_ms, "
+	      "capped), against the survivable runs that lost a process.\n",
+	      md);
+	field_summary(md, &fd);
+	field_detail(md, &fd, r);
+	field_free(&fd);
+	ret = write_status(md);
+	if (ret) {
+		snprintf(err, size, "writing the tables: %s",
+			 strerror(errno ? errno : EIO));
+		return -1;
+	}
+	f = svg_create(dir, "field", "", &path, err, size);
+	if (!f)
+		return -1;
+	if (ow_report_field_svg(f, r, o) && errno == ENOMEM) {
+		snprintf(err, size, "out of memory");
+		fclose(f);
+		free(path);
+		return -1;
+	}
+	return svg_finish(f, path, err, size);
+}

@@ -135,4 +135,22 @@ int ow_report_latency_svg(FILE *f, const struct ow_report *r,
 			  const char *scenario,
 			  const struct ow_report_opts *o);
 
+/*
+ * The field bench (scripts/field.sh): records with group=freeze (their
+ * freeze_ms, capped at OW_FIELD_CAP_MS) or group=survivable (lost=1: the
+ * run lost a process), per machine (mem_mb=, nodes=) and setting (mode=,
+ * in --order first).  On md: a table per machine (freeze runs, the median
+ * freeze, hog kills, survivable runs and those that lost a process) and a
+ * table per machine of the workloads; dir/field.svg: the trade-off, a
+ * point per setting and machine (x: survivable runs that lost a process,
+ * y: the median freeze).  0, or -1 with the reason in err.
+ */
+#define OW_FIELD_CAP_MS	300000
+int ow_report_field(FILE *md, const struct ow_report *r,
+		    const struct ow_report_opts *o, const char *dir,
+		    char *err, size_t size);
+/* The scatter alone; 0, or -1 with errno. */
+int ow_report_field_svg(FILE *f, const struct ow_report *r,
+			const struct ow_report_opts *o);
+
 #endif /* OW_REPORT_H */

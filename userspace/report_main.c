@@ -25,6 +25,8 @@ static const char usage[] =
 "       ow-report bench --out-dir DIR [--baseline MODE] [--order MODE,...]\n"
 "                       [--metrics KEY,...] [--title T] [--commit C]\n"
 "                       [--date D] FILE...\n"
+"       ow-report field --out-dir DIR [--order MODE,...] [--title T]\n"
+"                       [--commit C] [--date D] FILE...\n"
 "       ow-report --help\n"
 "\n"
 "Turns result lines (\"# result: scenario=S mode=M run=N key=value ...\")\n"
@@ -38,6 +40,10 @@ static const char usage[] =
 "            of every run, DIR/<scenario>.svg; where the runs carry\n"
 "            exec_lat=, the programs' latency per second, a line per\n"
 "            mode, DIR/<scenario>-latency.svg\n"
+"  field     the field bench (scripts/field.sh): per machine and setting\n"
+"            the median freeze (group=freeze, freeze_ms) against the\n"
+"            survivable runs (group=survivable) that lost a process\n"
+"            (lost=1); tables, and the scatter DIR/field.svg\n"
 "\n"
 "  --order MODE,...   modes in this order first, the others after\n"
 "  --baseline MODE    ratios against this mode (default stock)\n"
@@ -113,18 +119,20 @@ static bool is_cmd(const struct args *a, const char *cmd)
 static int check_args(struct args *a, int argc, char **argv)
 {
 	if (optind == argc)
-		return bad_usage("no command: matrix or bench");
+		return bad_usage("no command: matrix, bench or field");
 	a->cmd = argv[optind];
 	a->files = argv + optind + 1;
 	a->nr_files = argc - optind - 1;
-	if (!is_cmd(a, "matrix") && !is_cmd(a, "bench"))
+	if (!is_cmd(a, "matrix") && !is_cmd(a, "bench") && !is_cmd(a, "field"))
 		return bad_usage("unknown command \"%s\"", a->cmd);
 	if (is_cmd(a, "matrix") && (a->out_dir || a->o.baseline ||
 				    a->o.metrics))
 		return bad_usage("--out-dir, --baseline and --metrics are "
 				 "for bench");
-	if (is_cmd(a, "bench") && (!a->out_dir || !*a->out_dir))
-		return bad_usage("bench needs --out-dir DIR");
+	if (is_cmd(a, "field") && (a->o.baseline || a->o.metrics))
+		return bad_usage("--baseline and --metrics are for bench");
+	if (!is_cmd(a, "matrix") && (!a->out_dir || !*a->out_dir))
+		return bad_usage("%s needs --out-dir DIR", a->cmd);
 	if (!a->nr_files)
 		return bad_usage("no input FILE (- for standard input)");
 	return -1;
@@ -203,6 +211,14 @@ static int run(const struct ow_report *r, const struct args *a)
 		if (ow_report_matrix(stdout, r, &a->o)) {
 			fprintf(stderr, "ow-report: standard output: %s\n",
 				strerror(errno));
+			return EXIT_DATA;
+		}
+		return 0;
+	}
+	if (!strcmp(a->cmd, "field")) {
+		if (ow_report_field(stdout, r, &a->o, a->out_dir, err,
+				    sizeof(err))) {
+			fprintf(stderr, "ow-report: %s\n", err);
 			return EXIT_DATA;
 		}
 		return 0;

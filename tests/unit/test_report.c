@@ -934,6 +934,114 @@ static void run_case(const struct cli_case *c)
 	proc_free(&r);
 }
 
+/* -------------------------------------------------------------- field */
+
+static const char field_text[] =
+"# result: scenario=freeze-http mode=stock run=1 group=freeze lost=0 "
+"died= freeze_ms=61000 mem_mb=1024 nodes=1 kernel=stock\n"
+"# result: scenario=freeze-http mode=stock run=2 group=freeze lost=0 "
+"died= freeze_ms=400000 mem_mb=1024 nodes=1 kernel=stock\n"
+"# result: scenario=sort mode=stock run=1 group=survivable lost=0 died= "
+"exit=124 mem_mb=1024 nodes=1 kernel=stock\n"
+"# result: scenario=freeze-http mode=thrash-2000 run=1 group=freeze "
+"lost=0 died=hog freeze_ms=5000 mem_mb=1024 nodes=1 kernel=patched\n"
+"# result: scenario=sort mode=thrash-2000 run=1 group=survivable lost=1 "
+"died=sort mem_mb=1024 nodes=1 kernel=patched\n"
+"# result: scenario=sort mode=thrash-2000 run=2 group=survivable lost=0 "
+"died= mem_mb=1024 nodes=1 kernel=patched\n"
+"# result: scenario=freeze-http mode=arbiter run=1 group=freeze lost=1 "
+"died=hog,probe freeze_ms=60000 mem_mb=1024 nodes=1 kernel=patched\n"
+"# result: scenario=freeze-http mode=stock run=1 group=freeze lost=0 "
+"died= freeze_ms=2000 mem_mb=4096 nodes=2 kernel=stock\n";
+
+static const char field_expected[] =
+"### F\n"
+"\n"
+"Commit c1, 2026-12-06.\n"
+"\n"
+"Per setting: the median time a freeze lasted (freeze_ms, capped), "
+"against the survivable runs that lost a process.\n"
+"\n"
+"#### 1024 MB, 1 node\n"
+"\n"
+"| setting | kernel | freeze runs | freeze, median s (min–max) | hog "
+"killed | freeze runs that lost another process | survivable runs | "
+"survivable runs that lost a process |\n"
+"|---|---|--:|--:|--:|--:|--:|--:|\n"
+"| stock | stock | 2 | 180.5 (61.0–300.0) | 0 | 0 | 1 | 0 |\n"
+"| arbiter | patched | 1 | 60.0 | 1 | 1 | 0 | 0 |\n"
+"| thrash-2000 | patched | 1 | 5.0 | 1 | 0 | 2 | 1 |\n"
+"\n"
+"#### 4096 MB, 2 nodes\n"
+"\n"
+"| setting | kernel | freeze runs | freeze, median s (min–max) | hog "
+"killed | freeze runs that lost another process | survivable runs | "
+"survivable runs that lost a process |\n"
+"|---|---|--:|--:|--:|--:|--:|--:|\n"
+"| stock | stock | 1 | 2.0 | 0 | 0 | 0 | 0 |\n"
+"\n"
+"#### 1024 MB, 1 node, per workload: freeze median s (runs); survivable "
+"runs that lost a process / runs\n"
+"\n"
+"| workload | stock | arbiter | thrash-2000 |\n"
+"|---|--:|--:|--:|\n"
+"| freeze-http | 180.5 (2) | 60.0 (1) | 5.0 (1) |\n"
+"| sort | 0/1 | – | 1/2 |\n"
+"\n"
+"#### 4096 MB, 2 nodes, per workload: freeze median s (runs); survivable "
+"runs that lost a process / runs\n"
+"\n"
+"| workload | stock |\n"
+"|---|--:|\n"
+"| freeze-http | 2.0 (1) |\n"
+"| sort | – |\n";
+
+static void test_field(void)
+{
+	const struct ow_report_opts o = {
+		.title = "F", .commit = "c1", .date = "2026-12-06",
+		.order = "stock,arbiter,thrash-2000",
+	};
+	struct ow_report r;
+	char err[256], path[600], *buf = NULL, *svg;
+	size_t len = 0;
+	const char *dir = svg_dir();
+	FILE *f;
+	int ret;
+
+	ow_report_init(&r);
+	tap_ok(read_text(&r, field_text, err, sizeof(err)) == 0 && r.n == 8,
+	       "field: the records load");
+	f = open_memstream(&buf, &len);
+	ret = f ? ow_report_field(f, &r, &o, dir, err, sizeof(err)) : -1;
+	if (f)
+		fclose(f);
+	tap_ok(ret == 0 && same_text(buf, field_expected),
+	       "field: a table per machine in --order, the freeze capped at "
+	       "300 s, hog kills and losses counted; a table per workload");
+	free(buf);
+	snprintf(path, sizeof(path), "%s/field.svg", dir);
+	svg = proc_slurp(path, &len);
+	/*
+	 * Points where a setting has both groups: stock and thrash-2000 on
+	 * 1024 MB (arbiter and the 4096 MB stock have no survivable runs);
+	 * a legend dot per machine.
+	 */
+	tap_ok(svg_shape(svg) && count(svg, "class=\"pt\"") == 2 &&
+	       count(svg, "<circle cx=") == 2 &&
+	       strstr(svg, ">thrash-2000</text>") &&
+	       !strstr(svg, ">arbiter</text>") &&
+	       strstr(svg, "1 of 2 survivable runs lost a process") &&
+	       strstr(svg, ">survivable runs that lost a process</text>") &&
+	       strstr(svg, "Commit c1, 2026-12-06"),
+	       "field: field.svg, a point per setting with both groups, a "
+	       "legend entry per machine");
+	free(svg);
+	unlink(path);
+	rmdir(dir);
+	ow_report_free(&r);
+}
+
 static void test_cli_exits(void)
 {
 	const char *bad = scratch("bad.txt", "x\nscenario=a mode=b run=1\n"
@@ -957,6 +1065,8 @@ static void test_cli_exits(void)
 		  "no input file" },
 		{ ARGV("bench", MATRIX_FIXTURE), NULL, 2, NULL,
 		  "bench needs --out-dir DIR", "bench without --out-dir" },
+		{ ARGV("field", MATRIX_FIXTURE), NULL, 2, NULL,
+		  "field needs --out-dir DIR", "field without --out-dir" },
 		{ ARGV("matrix", "--baseline", "x", MATRIX_FIXTURE), NULL, 2,
 		  NULL, "are for bench", "bench's option for matrix" },
 		{ ARGV("matrix", none), NULL, 1, NULL, "ow-report: no records "
@@ -1023,6 +1133,7 @@ int main(void)
 	test_latency_svg();
 	test_latency_clamp();
 	test_latency_bench();
+	test_field();
 	test_cli_exits();
 	test_cli_bench();
 	return tap_done();

@@ -1,0 +1,416 @@
+#!/bin/bash
+# field: the field bench's scenario (scripts/field.sh boots it).  Real
+# programs from Debian's packages on the Debian guest, under one setting
+# of one peer, and one "# result:" line per workload and run.
+#
+# ow.args= on the kernel command line (comma-separated key=value):
+#   mode=SETTING  stock | mglru-MS | earlyoom | nohang | oomd-PCT-SEC |
+#                 arbiter | thrash-MS  (apply_setting says what each is)
+#   w=W+W...      workloads, run in this order in every run (below)
+#   runs=N        runs (default 1)
+#   hold=S        freeze: how long the hog holds its memory (default 60)
+#   shold=S       survivable: how long each runs (default 30)
+#   slow=MS       freeze: a probe pass slower than this, and than 4 x its
+#                 own median before the hog, is frozen (default 1000)
+#   seed=N
+#
+# The data (make field-data; scripts/field.sh data) is a read-only disk,
+# serial "tools", mounted on /mnt/field: www/ (the HTTP server's files),
+# text.txt, fio.dat (1.5 x RAM), db.sqlite (1.25 x RAM), sort.txt
+# (1.25 x RAM).  The blank disk (serial "data") is the scratch space: sort's
+# temporary files.  Every workload process runs in a scope of its own in
+# field.slice (systemd-run --scope), the cgroups systemd-oomd acts on.
+#
+# Workloads:
+#   freeze-http   freeze: python3 -m http.server serving www/ to a python3
+#                 client (a request every 250 ms: the probe), beside a
+#                 shell loop of perl and a coreutils pipeline (a pass a
+#                 second); after a warm-up, a python3 hog writes a
+#                 bytearray of MemAvailable - WS/2 (WS: what the programs
+#                 added to Cached + AnonPages in the warm-up, from a
+#                 dropped cache) and holds it HOLD s; no swap.
+#                 freeze-http-PCT: the same with room for PCT% of WS.  freeze_ms: the first frozen pass's start to the
+#                 last frozen pass's end (a pass still hanging at the end
+#                 counts to the end), capped at 300 s.
+#   fio-mmap      fio, mmap engine, 4 kB random reads over fio.dat
+#   fio-read      fio, psync engine (buffered), 4 kB random reads, fio.dat
+#   sqlite        sqlite3 full scans of db.sqlite, no mmap
+#   sqlite-mmap   the same with PRAGMA mmap_size of the whole file
+#   sort          GNU sort of sort.txt, temporary files on the scratch disk
+#   gzip          gzip -9 of sort.txt to /dev/null
+#   memcg-thrash  fio mmap random reads of 256 MB of fio.dat in a scope
+#                 with MemoryMax=64M: a thrash inside its own limit
+# Survivable workloads run SHOLD s each (timeout(1) ends them: that is no
+# loss); lost=1 when one of its processes died of a signal otherwise.
+#
+# Result keys: scenario mode run group(freeze|survivable) lost died
+# kills(kernel oom_kill) peer_kills(earlyoom, nohang, systemd-oomd in the
+# journal) wall_ms; freeze: freeze_ms hog_mb ws_mb probe_p50_ms
+# probe_max_ms probe_base_ms probe_errors psi_full_max; survivable: exit
+# (of the workload's program), and its progress where it has one.
+set -u
+n=0 pass=0 fail=0
+t() { n=$((n + 1)); if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok $n - $2"; else fail=$((fail + 1)); echo "not ok $n - $2"; fi; }
+diag() { echo "# $*"; }
+result() { echo "# result: $*"; }
+now_ms() { date +%s%3N; }
+
+args=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^ow\.args=//p' | tr ',' '\n')
+arg() { echo "$args" | sed -n "s/^$1=//p" | tail -n 1; }
+mode=$(arg mode); mode=${mode:-stock}
+wls=$(arg w | tr '+' ' '); wls=${wls:-freeze-http}
+runs=$(arg runs); runs=${runs:-1}
+hold=$(arg hold); hold=${hold:-60}
+shold=$(arg shold); shold=${shold:-30}
+slow=$(arg slow); slow=${slow:-1000}
+seed=$(arg seed); seed=${seed:-1}
+F=/mnt/field S=/mnt/data
+CAP_MS=300000
+
+echo "KTAP version 1"
+echo "1..$((3 + runs * $(echo $wls | wc -w)))"
+state=$(timeout 180 systemctl is-system-running --wait 2>&1)
+# degraded: on stock 6.1, oomwatch.service finds no series and fails (its
+# preflight); the bench runs all the same, the failed units are listed.
+case $state in running|degraded) true ;; *) false ;; esac
+t $? "the system is up ($state)"
+[ "$state" = running ] || systemctl --failed --no-legend | sed 's/^/# failed: /'
+
+# The disks, by their QEMU serial.
+dev_of() {
+	local b
+	for b in /sys/block/vd*; do
+		[ "$(cat "$b/serial" 2>/dev/null)" = "$1" ] && echo "/dev/${b##*/}" && return 0
+	done
+	return 1
+}
+mount_disks() {
+	local d
+	mkdir -p $F $S
+	d=$(dev_of tools) || return 1
+	mountpoint -q $F || mount -o ro,noload "$d" $F || return 1
+	d=$(dev_of data) || return 1
+	mountpoint -q $S || { mkfs.ext4 -q -F "$d" && mount "$d" $S; } || return 1
+	[ -d $F/www ] && [ -s $F/fio.dat ]
+}
+mount_disks
+t $? "the field data ($(du -sm $F 2>/dev/null | cut -f1) MB on $F) and the scratch disk are mounted"
+
+# field.slice: the workloads' slice in every setting; systemd-oomd's
+# settings put ManagedOOMMemoryPressure on it.
+slice_conf() {
+	mkdir -p /run/systemd/system
+	printf '[Slice]\nMemoryAccounting=yes\n%s\n' "$1" >/run/systemd/system/field.slice
+	systemctl daemon-reload
+}
+
+# apply_setting SETTING: one column of the bench.
+#   stock         nothing (stock 6.1: scripts/field.sh boots it)
+#   mglru-MS      multi-gen LRU on, min_ttl_ms=MS (stock 6.1)
+#   earlyoom      Debian's earlyoom.service, its defaults (stock 6.1)
+#   nohang        nohang in its PSI mode (the initramfs bench's config,
+#                 /etc/nohang/nohang-psi.conf) as a transient service
+#   oomd-PCT-SEC  systemd-oomd, field.slice ManagedOOMMemoryPressure=kill
+#                 at PCT% for SEC s (oomd.conf's
+#                 DefaultMemoryPressureDurationSec: systemd 252 has no
+#                 per-unit duration)
+#   arbiter       vm.oom_arbiter=1 (the patched kernel)
+#   thrash-MS     the arbiter and its thrash rule, oom_thrash_timeout_ms=MS
+apply_setting() {
+	local v
+	slice_conf ""
+	if [ -e /proc/sys/vm/oom_arbiter ]; then
+		sysctl -q vm.oom_arbiter=0 vm.swap_token=0 2>/dev/null
+		[ -e /proc/sys/vm/oom_arbiter_thrash ] && sysctl -q vm.oom_arbiter_thrash=0
+	fi
+	case $1 in
+	stock) ;;
+	mglru-*)
+		v=${1#mglru-}
+		echo y >/sys/kernel/mm/lru_gen/enabled &&
+		echo "$v" >/sys/kernel/mm/lru_gen/min_ttl_ms ;;
+	earlyoom)
+		systemctl start earlyoom && sleep 2 && systemctl is-active -q earlyoom ;;
+	nohang)
+		[ -r /etc/nohang/nohang-psi.conf ] &&
+		systemd-run -q --unit=nohang-psi /usr/sbin/nohang --monitor \
+			--config /etc/nohang/nohang-psi.conf &&
+		for _ in $(seq 90); do
+			journalctl -q -u nohang-psi | grep -q 'Monitoring has started' && return 0
+			sleep 1
+		done; return 1 ;;
+	oomd-*-*)
+		v=${1#oomd-}
+		mkdir -p /run/systemd/oomd.conf.d
+		printf '[OOM]\nDefaultMemoryPressureDurationSec=%ss\n' "${v#*-}" \
+			>/run/systemd/oomd.conf.d/field.conf
+		slice_conf "ManagedOOMMemoryPressure=kill
+ManagedOOMMemoryPressureLimit=${v%-*}%"
+		systemctl start systemd-oomd && sleep 2 &&
+		systemctl is-active -q systemd-oomd ;;
+	arbiter)
+		sysctl -q vm.oom_arbiter=1 ;;
+	thrash-*)
+		sysctl -q vm.oom_arbiter=1 vm.oom_arbiter_thrash=1 \
+			vm.oom_thrash_timeout_ms="${1#thrash-}" ;;
+	*) diag "unknown setting '$1'"; return 2 ;;
+	esac
+}
+apply_setting "$mode"
+t $? "setting $mode ($(uname -r), $(awk '/MemTotal/ { print int($2 / 1024) }' /proc/meminfo) MB)"
+
+vmstat_get() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+# Page cache and anonymous memory, kB.
+used_kb() { awk '/^(Cached|AnonPages):/ { n += $2 } END { print n }' /proc/meminfo; }
+mem_available_mb() { awk '/MemAvailable/ { print int($2 / 1024) }' /proc/meminfo; }
+# Kills user-space peers logged since $1 (s since the epoch).
+peer_kills() {
+	journalctl -q --since "@$1" -u earlyoom -u nohang-psi -u systemd-oomd 2>/dev/null |
+		grep -cE 'sending SIG|Killed /|corrective action' 
+}
+# scope NAME CMD... &: CMD in a scope of field.slice; only in the
+# background (it execs: $! is CMD itself, systemd-run --scope execs too).
+scope() {
+	local name=$1; shift
+	exec systemd-run -q --scope --slice=field.slice --unit="field-$name-$$-$RANDOM" \
+		-p MemoryAccounting=yes "$@"
+}
+# reap ROLE PID: its exit status; ROLE into DIED when a signal ended it
+# (timeout(1)'s own end, 124, is not one).
+reap() {
+	local rc
+	wait "$2"; rc=$?
+	[ $rc -gt 128 ] && DIED="$DIED$1,"
+	return $rc
+}
+psi_full_max() {
+	[ -r /proc/pressure/memory ] || return 0
+	while :; do
+		sed -n 's/^full avg10=\([0-9.]*\) .*/\1/p' /proc/pressure/memory >>"$1"
+		sleep 2
+	done
+}
+
+# The probe's passes: "END_MS LAT_MS OK" lines, "S START_MS" before each.
+probe_client() {
+	cat >/tmp/probe.py <<'PY'
+import random, sys, time, urllib.request
+port, nfiles, period, seed, out = sys.argv[1:]
+random.seed(int(seed))
+f = open(out, "a", buffering=1)
+while True:
+    t = time.time()
+    f.write("S %d\n" % (t * 1000))
+    ok = 1
+    try:
+        urllib.request.urlopen("http://127.0.0.1:%s/f%d" % (port, random.randrange(int(nfiles))), timeout=600).read()
+    except Exception:
+        ok = 0
+        time.sleep(0.2)
+    e = time.time()
+    f.write("%d %d %d\n" % (e * 1000, (e - t) * 1000, ok))
+    time.sleep(max(0.0, float(period) - (e - t)))
+PY
+}
+shell_loop() {	# shell_loop LOG: perl and a coreutils pipeline, a pass a second
+	local t0 t1
+	while :; do
+		t0=$(now_ms)
+		echo "S $t0" >>"$1"
+		perl -ne '$n++ if /ab/; END { print "$n\n" }' $F/text.txt >/dev/null
+		tr a-z A-Z <$F/text.txt | sort | md5sum >/dev/null
+		t1=$(now_ms)
+		echo "$t1 $((t1 - t0)) 1" >>"$1"
+		sleep 1
+	done
+}
+
+# freeze_stats LOG T0 T1: the passes of LOG from T0 to T1, as result keys.
+freeze_stats() {
+	awk -v t0="$2" -v t1="$3" -v slow="$slow" -v cap=$CAP_MS '
+		$1 == "S" { if ($2 >= t0) open = $2; next }
+		$1 < t0 - 30000 { next }
+		$1 < t0 { b[++nb] = $2; next }
+		{ open = ""; n++; lat[n] = $2; end[n] = $1; if (!$3) err++ }
+		function sorted(a, k,   i, j, x) {
+			for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
+				if (a[j] < a[i]) { x = a[i]; a[i] = a[j]; a[j] = x }
+		}
+		END {
+			sorted(b, nb); base = nb ? b[int((nb + 1) / 2)] : 0
+			thr = 4 * base > slow ? 4 * base : slow
+			for (i = 1; i <= n; i++) if (lat[i] > thr) {
+				if (first == "" || end[i] - lat[i] < first) first = end[i] - lat[i]
+				if (end[i] > last) last = end[i]
+				if (lat[i] > max) max = lat[i]
+			}
+			# A pass still hanging when the run ended: frozen to the end.
+			if (open != "" && t1 - open > thr) {
+				if (first == "" || open < first) first = open
+				last = t1; if (t1 - open > max) max = t1 - open
+			}
+			f = first == "" ? 0 : last - first
+			if (f > cap) f = cap
+			for (i = 1; i <= n; i++) { c[i] = lat[i]; if (lat[i] > max) max = lat[i] }
+			sorted(c, n)
+			printf "freeze_ms=%d base_ms=%d p50_ms=%d max_ms=%d passes=%d errors=%d\n",
+				f, base, n ? c[int((n + 1) / 2)] : 0, max, n, err
+		}' "$1"
+}
+
+# The freeze (see the header).  Sets EXTRA, DIED.
+wl_freeze_http() {
+	local room=${1:-50} srv cli sh hog psi t0 t1 ws cgws u0 size nfiles cg c
+	nfiles=$(ls $F/www | wc -l)
+	u0=$(used_kb)
+	rm -f /tmp/http.log /tmp/shell.log /tmp/psi.log /tmp/hog.log
+	probe_client
+	scope server python3 -m http.server 8000 --bind 127.0.0.1 \
+		--directory $F/www >/dev/null 2>&1 &
+	srv=$!
+	sleep 3
+	scope probe python3 /tmp/probe.py 8000 "$nfiles" 0.25 "$seed$run" /tmp/http.log &
+	cli=$!
+	scope shell bash -c "$(declare -f now_ms shell_loop); F=$F; shell_loop /tmp/shell.log" &
+	sh=$!
+	# The warm-up: the programs' working set into memory, their medians.
+	# WS: what they added to the page cache and anonymous memory since
+	# the cache was dropped (their text and libraries too, which their
+	# cgroups are not charged for when another process read them first);
+	# their cgroups' memory.current is reported beside it.
+	sleep 20
+	ws=$(( ($(used_kb) - u0) >> 10 ))
+	cgws=0
+	for cg in /sys/fs/cgroup/field.slice/field-*.scope; do
+		c=$(cat "$cg/memory.current" 2>/dev/null) && cgws=$((cgws + c))
+	done
+	cgws=$((cgws >> 20))
+	size=$(( $(mem_available_mb) - ws * room / 100 ))
+	psi_full_max /tmp/psi.log &
+	psi=$!
+	t0=$(now_ms)
+	scope hog python3 -c '
+import sys, time
+n = int(sys.argv[1]) << 20
+b = bytearray(n)
+for i in range(0, n, 4096):
+    b[i] = 1
+print("full", flush=True)
+time.sleep(int(sys.argv[2]))
+' "$size" "$hold" >/tmp/hog.log 2>&1 &
+	hog=$!
+	reap hog $hog
+	# What hung in the freeze gets up to 20 s to answer.
+	for _ in $(seq 20); do
+		[ "$(tail -n 1 /tmp/http.log | cut -d' ' -f1)" != S ] &&
+			[ "$(tail -n 1 /tmp/shell.log | cut -d' ' -f1)" != S ] && break
+		sleep 1
+	done
+	t1=$(now_ms)
+	kill $psi 2>/dev/null
+	# Still alive: ended by us (SIGTERM, not counted); dead already: a
+	# peer's victim.
+	local dead=
+	kill -0 $srv 2>/dev/null || dead="${dead}server,"
+	kill -0 $cli 2>/dev/null || dead="${dead}probe,"
+	kill -0 $sh 2>/dev/null || dead="${dead}shell,"
+	kill $srv $cli $sh 2>/dev/null
+	wait $srv $cli $sh 2>/dev/null
+	DIED="$DIED$dead"
+	set -- $(freeze_stats /tmp/http.log "$t0" "$t1")
+	local hs="$*"
+	set -- $(freeze_stats /tmp/shell.log "$t0" "$t1")
+	local ss="$*"
+	local fh fs
+	fh=$(echo "$hs" | sed -n 's/.*freeze_ms=\([0-9]*\).*/\1/p')
+	fs=$(echo "$ss" | sed -n 's/.*freeze_ms=\([0-9]*\).*/\1/p')
+	EXTRA="freeze_ms=$(( fh > fs ? fh : fs )) hog_mb=$size ws_mb=$ws ws_cg_mb=$cgws room_pct=$room hold_s=$hold"
+	EXTRA="$EXTRA $(echo "$hs" | sed 's/\([a-z0-9_]*\)=/probe_\1=/g') $(echo "$ss" | sed 's/\([a-z0-9_]*\)=/shell_\1=/g')"
+	EXTRA="$EXTRA psi_full_max=$(sort -n /tmp/psi.log | tail -n 1)"
+	GROUP=freeze
+}
+
+# surv ROLE CMD...: CMD in a scope for shold s; EXTRA, DIED.
+surv() {
+	local role=$1 rc
+	shift
+	scope "$role" timeout "$shold" "$@" >/tmp/surv.log 2>&1 &
+	reap "$role" $!
+	rc=$?
+	EXTRA="exit=$rc"
+	GROUP=survivable
+	return 0
+}
+fio_run() {	# fio_run ROLE ENGINE SIZE [scope properties...]
+	local role=$1 engine=$2 size=$3
+	shift 3
+	scope "$role" "$@" timeout $((shold + 30)) fio --name="$role" --filename=$F/fio.dat --readonly \
+		--ioengine="$engine" --rw=randread --bs=4k --size="$size" \
+		--time_based --runtime="$shold" --output-format=terse \
+		>/tmp/fio.log 2>&1 &
+	reap "$role" $!
+	EXTRA="exit=$? read_iops=$(awk -F';' 'NR == 1 { print $8 }' /tmp/fio.log)"
+	GROUP=survivable
+}
+wl_fio_mmap() { fio_run fio-mmap mmap "$(stat -c %s $F/fio.dat)"; }
+wl_fio_read() { fio_run fio-read psync "$(stat -c %s $F/fio.dat)"; }
+wl_memcg_thrash() {
+	fio_run memcg-thrash mmap 256m -p MemoryMax=64M
+	EXTRA="$EXTRA memory_max_mb=64"
+}
+sqlite_run() {	# sqlite_run ROLE MMAP_BYTES: full scans for shold s
+	local role=$1 mm=$2
+	: >/tmp/sqlite.n
+	scope "$role" timeout "$shold" bash -c '
+		n=0
+		while :; do
+			sqlite3 "file:'$F'/db.sqlite?immutable=1" \
+				"PRAGMA mmap_size='"$mm"'; SELECT sum(length(b)) FROM t;" >/dev/null || exit $?
+			n=$((n + 1)); echo $n >/tmp/sqlite.n
+		done' &
+	reap "$role" $!
+	EXTRA="exit=$? scans=$(cat /tmp/sqlite.n) db_mb=$(( $(stat -c %s $F/db.sqlite) >> 20 )) mmap_size=$mm"
+	GROUP=survivable
+}
+wl_sqlite() { sqlite_run sqlite 0; }
+wl_sqlite_mmap() { sqlite_run sqlite-mmap "$(stat -c %s $F/db.sqlite)"; }
+wl_sort() {
+	rm -rf $S/sort && mkdir -p $S/sort
+	surv sort env TMPDIR=$S/sort sort -o $S/sort/out $F/sort.txt
+	EXTRA="$EXTRA input_mb=$(( $(stat -c %s $F/sort.txt) >> 20 )) tmp_mb=$(du -sm $S/sort | cut -f1)"
+	rm -rf $S/sort
+}
+wl_gzip() {
+	surv gzip sh -c "gzip -9 <$F/sort.txt | wc -c >/tmp/gzip.n"
+}
+
+for run in $(seq "$runs"); do
+	for w in $wls; do
+		fn=wl_${w//-/_} fa=
+		# freeze-http-PCT: the freeze with room for PCT% of the WS.
+		case $w in freeze-http-[0-9]*) fn=wl_freeze_http fa=${w#freeze-http-} ;; esac
+		if ! declare -F "$fn" >/dev/null; then
+			t 1 "$w: no such workload"; continue
+		fi
+		sync; echo 3 >/proc/sys/vm/drop_caches
+		DIED= EXTRA= GROUP=
+		k0=$(vmstat_get oom_kill)
+		since=$(date +%s)
+		w0=$(now_ms)
+		$fn $fa
+		rc=$?
+		wall=$(( $(now_ms) - w0 ))
+		sleep 1
+		kills=$(( $(vmstat_get oom_kill) - k0 ))
+		pk=$(peer_kills "$since")
+		# The freeze's hog is the right victim: only another is a loss.
+		lost=0; [ -n "${DIED//hog,/}" ] && lost=1
+		result "scenario=$w mode=$mode run=$run seed=$seed group=$GROUP lost=$lost died=${DIED%,} kills=$kills peer_kills=$pk wall_ms=$wall $EXTRA"
+		[ $rc = 0 ] && [ -n "$GROUP" ]
+		t $? "$w run $run: $GROUP, lost $lost${DIED:+ (${DIED%,})}, $(echo "$EXTRA" | cut -d' ' -f1) in $((wall / 1000)) s"
+		# A peer's victim's scope may be left failed: out of the way.
+		systemctl reset-failed 'field-*' 2>/dev/null
+	done
+done
+echo "# $pass passed, $fail failed"
+[ "$fail" = 0 ]
