@@ -77,7 +77,7 @@ done
 
 [ -r "$kernel" ] || die "kernel '$kernel' not found (make kernel)"
 [ -r "$initrd" ] || die "initramfs '$initrd' not found (make image)"
-command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (make deps)"
+command -v "${OOMWATCH_QEMU:-qemu-system-x86_64}" >/dev/null || die "qemu-system-x86_64 missing (make deps)"
 [ -z "$tools" ] || [ -r "$tools" ] || die "tools disk '$tools' not found (make field-tools)"
 [ -z "$root_disk" ] || [ -r "$root_disk" ] || die "root disk '$root_disk' not found (make debian-image)"
 for n in "$mem" "$cpus" "$numa" "$swap" "$swap_bps" "$data" "$timeout_s"; do
@@ -120,7 +120,7 @@ if [ "$swap" -gt 0 ]; then
 	truncate -s "${swap}M" "$disk"
 	throttle=
 	[ "$swap_bps" -gt 0 ] && throttle=",throttling.bps-total=$swap_bps"
-	disk_args=(-drive "file=$disk,format=raw,if=none,id=swap,cache=unsafe$throttle"
+	disk_args+=(-drive "file=$disk,format=raw,if=none,id=swap,cache=unsafe$throttle"
 		-device virtio-blk-pci,drive=swap,serial=swap)
 fi
 if [ "$data" -gt 0 ]; then
@@ -139,7 +139,7 @@ echo "qemu-run: accelerator $accel_why" >&2
 echo "qemu-run: $scenario (${accel%% -cpu*}, ${mem} MB, $cpus CPUs, $numa node(s), swap ${swap} MB, limit ${timeout_s} s) log $log" >&2
 : >"$log"
 start=$(date +%s.%N)
-qemu-system-x86_64 $(base_args) $accel -kernel "$kernel" "${boot_args[@]}" \
+"$qemu_bin" $(base_args) $accel -kernel "$kernel" "${boot_args[@]}" \
 	-append "$cmdline" "${disk_args[@]}" </dev/null >"$log" 2>&1 &
 qemu=$!
 # Never leave a guest behind, whatever ends us.

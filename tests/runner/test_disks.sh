@@ -1,0 +1,73 @@
+#!/bin/bash
+# TAP: scripts/qemu-run.sh's disks.  With --disk the root file system is
+# the first virtio disk (/dev/vda), in snapshot mode, and no initramfs is
+# booted; --swap, --data and --tools come after it, each once.  Without
+# --disk the initramfs boots and the swap disk is the first.  A script
+# stands in for QEMU (OOMWATCH_QEMU): it writes its arguments down and
+# ends as a passing guest does.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+n=0 failed=0
+
+check() {	# check DESCRIPTION CONDITION...
+	local what=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then
+		echo "ok $n - $what"
+	else
+		echo "not ok $n - $what"
+		echo "#   drives: $(drives | tr '\n' ' ')"
+		failed=$((failed + 1))
+	fi
+}
+
+cat >"$work/qemu" <<'QEMU'
+#!/bin/bash
+printf '%s\n' "$@" >"$FAKE_QEMU_ARGS"
+scenario=$(printf '%s\n' "$@" | sed -n 's/.*ow\.scenario=\([^ ]*\).*/\1/p' | head -n 1)
+echo "oomwatch-guest: scenario $scenario exit 0"
+exit 1
+QEMU
+chmod +x "$work/qemu"
+touch "$work/bzImage" "$work/initrd" "$work/root.img" "$work/tools.img"
+export OOMWATCH_QEMU=$work/qemu OOMWATCH_ACCEL=tcg OOMWATCH_CACHE=$work/cache
+export FAKE_QEMU_ARGS=$work/args
+
+# The drive ids in the order QEMU got them.
+drives() { grep '^file=' "$FAKE_QEMU_ARGS" | sed 's/.*,id=\([a-z]*\).*/\1/'; }
+has_arg() { grep -qx -- "$1" "$FAKE_QEMU_ARGS"; }
+lacks_arg() { ! has_arg "$1"; }
+
+run() {	# run QEMU-RUN-OPTIONS...
+	rm -f "$FAKE_QEMU_ARGS"
+	"$top/scripts/qemu-run.sh" --quiet --kernel "$work/bzImage" \
+		--initrd "$work/initrd" --log "$work/guest.log" --timeout 30 "$@" \
+		2>"$work/runner.log"
+}
+
+run --disk "$work/root.img" --scenario oom --swap 16 --data 16 \
+	--tools "$work/tools.img"
+rc=$?
+check "--disk with --swap, --data, --tools: the run passes" [ "$rc" = 0 ]
+check "--disk with --swap, --data, --tools: root, swap, data, tools, in that order" \
+	[ "$(drives | tr '\n' ' ')" = "root swap data tools " ]
+check "--disk: the root disk in snapshot mode" \
+	grep -q "^file=$work/root.img,.*snapshot=on" "$FAKE_QEMU_ARGS"
+check "--disk: no initramfs booted" lacks_arg -initrd
+check "--disk: root=/dev/vda on the command line" \
+	grep -q 'root=/dev/vda rw ow.scenario=oom' "$FAKE_QEMU_ARGS"
+
+run --scenario smoke --swap 16
+rc=$?
+check "initramfs with --swap: the run passes" [ "$rc" = 0 ]
+check "initramfs with --swap: the initramfs boots, the swap disk first" \
+	has_arg -initrd
+check "initramfs with --swap: one drive, the swap disk" \
+	[ "$(drives | tr '\n' ' ')" = "swap " ]
+
+echo "1..$n"
+[ "$failed" = 0 ]
