@@ -22,6 +22,9 @@
 #              sqlite+sqlite-mmap+sort+gzip+memcg-thrash]
 #   FIELD_MEM  guest sizes in MB, space-separated [1024 4096]
 #   FIELD_NUMA fake NUMA nodes, space-separated [1 2]
+#   FIELD_DISK_BPS  read rate of the data disk, bytes/s (qemu-run
+#              --tools-bps) [0: unthrottled, an image in the host's page
+#              cache, as the first run of 2026-12-06 was measured]
 #   REPEAT     runs per cell [5]
 #   HOLD       the freeze's hog holds its memory this long, s [300]
 #   SHOLD      each survivable workload runs this long, s [60]
@@ -137,10 +140,11 @@ run() {
 				printf 'field: [%d/%d] %s (%s kernel), %d MB, %d node(s): %s, %d run(s) (%d min in%s)\n' \
 					$i $total "$s" $kname "$mem" "$numa" "${w//+/ }" "$runs" \
 					$((elapsed / 60)) "$eta" >&2
-				while [ -e /tmp/ow-cpu-busy ]; do sleep 60; done
 				scripts/qemu-run.sh --quiet --kernel "$B/logs/field/bzImage-$kname" \
 					--initrd $B/initramfs.cpio --disk $B/debian-field.img \
-					--tools "$B/field-data-$mem.img" --data $((mem * 2 + 1024)) \
+					--tools "$B/field-data-$mem.img" \
+					--tools-bps "${FIELD_DISK_BPS:-0}" \
+					--data $((mem * 2 + 1024)) \
 					--mem "$mem" --cpus 2 --numa "$numa" --scenario field \
 					--timeout "$guest_t" --log "$log" \
 					--append "ow.args=mode=$s,w=$w,runs=$runs,hold=$hold,shold=$shold,seed=$seed" \

@@ -23,6 +23,9 @@
 #                       QEMU's snapshot mode (IMG is never written), with
 #                       its own init (systemd); --initrd then serves only
 #                       the KVM probe
+#   --tools-bps BYTES   QEMU block throttling of the tools disk (a real
+#                       disk's read rate: refaults of what it holds cost
+#                       what they would on one, not a host page cache hit)
 #   --timeout S         hard limit; QEMU is killed after it, default 120
 #   --log FILE          console log, default build/logs/NAME.log
 #   --append ARGS       more kernel command line
@@ -46,7 +49,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/progress.sh"
 cache=${OOMWATCH_CACHE:-$HOME/.cache/oomwatch}
 kernel= initrd= scenario=smoke mem=256 cpus=2 numa=1 swap=0 swap_bps=0 data=0
-keep_data= tools= root_disk=
+keep_data= tools= tools_bps=0 root_disk=
 timeout_s=120 log= append= quiet=0 progress_fd=
 
 die() { echo "qemu-run: error: $*" >&2; exit 5; }
@@ -64,6 +67,7 @@ while [ $# -gt 0 ]; do
 	--data) data=$2; shift ;;
 	--keep-data) keep_data=1 ;;
 	--tools) tools=$2; shift ;;
+	--tools-bps) tools_bps=$2; shift ;;
 	--disk) root_disk=$2; shift ;;
 	--timeout) timeout_s=$2; shift ;;
 	--log) log=$2; shift ;;
@@ -80,7 +84,7 @@ done
 command -v "${OOMWATCH_QEMU:-qemu-system-x86_64}" >/dev/null || die "qemu-system-x86_64 missing (make deps)"
 [ -z "$tools" ] || [ -r "$tools" ] || die "tools disk '$tools' not found (make field-tools)"
 [ -z "$root_disk" ] || [ -r "$root_disk" ] || die "root disk '$root_disk' not found (make debian-image)"
-for n in "$mem" "$cpus" "$numa" "$swap" "$swap_bps" "$data" "$timeout_s"; do
+for n in "$mem" "$cpus" "$numa" "$swap" "$swap_bps" "$data" "$tools_bps" "$timeout_s"; do
 	case $n in ''|*[!0-9]*) die "'$n' is not a number" ;; esac
 done
 log=${log:-$top/build/logs/$scenario.log}
@@ -131,7 +135,9 @@ if [ "$data" -gt 0 ]; then
 		-device virtio-blk-pci,drive=data,serial=data)
 fi
 if [ -n "$tools" ]; then
-	disk_args+=(-drive "file=$tools,format=raw,if=none,id=tools,readonly=on"
+	throttle=
+	[ "$tools_bps" -gt 0 ] && throttle=",throttling.bps-total=$tools_bps"
+	disk_args+=(-drive "file=$tools,format=raw,if=none,id=tools,readonly=on$throttle"
 		-device virtio-blk-pci,drive=tools,serial=tools)
 fi
 

@@ -61,6 +61,16 @@ check "--disk: no initramfs booted" lacks_arg -initrd
 check "--disk: root=/dev/vda on the command line" \
 	grep -q 'root=/dev/vda rw ow.scenario=oom' "$FAKE_QEMU_ARGS"
 
+run --disk "$work/root.img" --scenario oom --tools "$work/tools.img" \
+	--tools-bps 50000000
+check "--tools-bps: the tools disk throttled, read-only" \
+	grep -q "^file=$work/tools.img,.*readonly=on,throttling.bps-total=50000000" \
+	"$FAKE_QEMU_ARGS"
+run --disk "$work/root.img" --scenario oom --tools "$work/tools.img" \
+	--tools-bps 5x
+rc=$?
+check "--tools-bps not a number: refused (status 5)" [ "$rc" = 5 ]
+
 run --scenario smoke --swap 16
 rc=$?
 check "initramfs with --swap: the run passes" [ "$rc" = 0 ]
