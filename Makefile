@@ -52,7 +52,7 @@ DEB_PACKAGES := linux-source-6.1 gcc make clang llvm libbpf-dev bpftool \
 	libclang-rt-14-dev python3 python3-ply python3-git stress-ng \
 	fio sqlite3 e2fsprogs \
 	rsync fakeroot dpkg-dev debhelper libsystemd-dev pkg-config lintian \
-	mmdebstrap python3-prometheus-client
+	mmdebstrap python3-prometheus-client openssl
 
 include userspace/sources.mk
 USERSPACE_SRCS := $(OW_USERSPACE_SRCS)
