@@ -3,7 +3,6 @@
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L	/* open_memstream */
 #endif
-#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,50 +124,32 @@ static int event_priority(unsigned int type)
 
 /* ------------------------------------------------- grants, for the kills */
 
+static __s32 grant_nid(const struct oomwatch_event *g)
+{
+	return g->type == OW_OOM_GRANT ? g->grant.nid : g->thrash_grant.nid;
+}
+
+/* The node's last grant of this kind (OW_OOM_GRANT, OW_THRASH_GRANT). */
+static struct oomwatch_event *find_grant(struct ow_journal *j,
+					 unsigned int type, __s32 nid)
+{
+	unsigned int n = j->nr_grant < OW_JOURNAL_GRANTS ? j->nr_grant :
+			 OW_JOURNAL_GRANTS;
+
+	for (unsigned int i = 0; i < n; i++)
+		if (j->grant[i].type == type && grant_nid(&j->grant[i]) == nid)
+			return &j->grant[i];
+	return NULL;
+}
+
+/* The node's previous grant of this kind is spent or superseded. */
 static void remember_grant(struct ow_journal *j, const struct oomwatch_event *ev)
 {
-	__s32 nid = ev->type == OW_OOM_GRANT ? ev->grant.nid :
-		    ev->thrash_grant.nid;
-	unsigned int n = j->nr_grant < OW_JOURNAL_GRANTS ? j->nr_grant :
-			 OW_JOURNAL_GRANTS;
+	struct oomwatch_event *g = find_grant(j, ev->type, grant_nid(ev));
 
-	/* The node's previous grant of this kind is spent or superseded. */
-	for (unsigned int i = 0; i < n; i++) {
-		struct oomwatch_event *g = &j->grant[i];
-		__s32 gnid = g->type == OW_OOM_GRANT ? g->grant.nid :
-			     g->thrash_grant.nid;
-
-		if (g->type == ev->type && gnid == nid) {
-			*g = *ev;
-			return;
-		}
-	}
-	j->grant[j->nr_grant++ % OW_JOURNAL_GRANTS] = *ev;
-}
-
-static const struct oomwatch_event *grant_by_seq(const struct ow_journal *j,
-						 unsigned long long seq)
-{
-	unsigned int n = j->nr_grant < OW_JOURNAL_GRANTS ? j->nr_grant :
-			 OW_JOURNAL_GRANTS;
-
-	for (unsigned int i = 0; i < n; i++)
-		if (j->grant[i].type == OW_OOM_GRANT && j->grant[i].seq == seq)
-			return &j->grant[i];
-	return NULL;
-}
-
-static const struct oomwatch_event *thrash_grant_of(const struct ow_journal *j,
-						    __s32 nid)
-{
-	unsigned int n = j->nr_grant < OW_JOURNAL_GRANTS ? j->nr_grant :
-			 OW_JOURNAL_GRANTS;
-
-	for (unsigned int i = 0; i < n; i++)
-		if (j->grant[i].type == OW_THRASH_GRANT &&
-		    j->grant[i].thrash_grant.nid == nid)
-			return &j->grant[i];
-	return NULL;
+	if (!g)
+		g = &j->grant[j->nr_grant++ % OW_JOURNAL_GRANTS];
+	*g = *ev;
 }
 
 /* ----------------------------------------------------------------- fields */
@@ -230,7 +211,7 @@ static const char *permit_name(unsigned int type)
 	}
 }
 
-static void kill_fields(const struct ow_journal *j, struct ow_journal_entry *e,
+static void kill_fields(struct ow_journal *j, struct ow_journal_entry *e,
 			const struct oomwatch_event *ev,
 			const struct ow_ep_step *st)
 {
@@ -258,9 +239,11 @@ static void kill_fields(const struct ow_journal *j, struct ow_journal_entry *e,
 		return;
 	ow_journal_add(e, "OOMWATCH_PERMIT_SEQ=%llu", p->seq);
 	ow_journal_add(e, "OOMWATCH_NODE=%d", p->nid);
-	if (p->type == OW_OOM_GRANT && (g = grant_by_seq(j, p->seq)))
+	if (p->type == OW_OOM_GRANT &&
+	    (g = find_grant(j, OW_OOM_GRANT, p->nid)) && g->seq == p->seq)
 		grant_fields(e, g);
-	else if (p->type == OW_THRASH_TAKE && (g = thrash_grant_of(j, p->nid)))
+	else if (p->type == OW_THRASH_TAKE &&
+		 (g = find_grant(j, OW_THRASH_GRANT, p->nid)))
 		thrash_fields(e, g);
 }
 
@@ -273,7 +256,7 @@ static void request_fields(struct ow_journal_entry *e, __s32 nid, __u32 pid,
 		ow_journal_add(e, "OOMWATCH_COMM=%.*s", OOMWATCH_COMM_LEN, comm);
 }
 
-static void event_fields(const struct ow_journal *j, struct ow_journal_entry *e,
+static void event_fields(struct ow_journal *j, struct ow_journal_entry *e,
 			 const struct oomwatch_event *ev,
 			 const struct ow_ep_step *st)
 {
@@ -349,20 +332,29 @@ static const char *skip_blanks(const char *s)
 	return s;
 }
 
-/* One entry per non-empty line; fill() adds the fields every one gets. */
+/* The fields every entry has; j->entry is reused, nothing is allocated. */
+static struct ow_journal_entry *begin_entry(struct ow_journal *j,
+					    const char *msg, int priority,
+					    const char *event)
+{
+	struct ow_journal_entry *e = &j->entry;
+
+	ow_journal_entry_init(e);
+	ow_journal_add(e, "MESSAGE=%s", msg);
+	ow_journal_add(e, "PRIORITY=%d", priority);
+	ow_journal_add(e, "SYSLOG_IDENTIFIER=oomwatch");
+	ow_journal_add(e, "OOMWATCH_EVENT=%s", event);
+	return e;
+}
+
+/* One entry per non-empty line, with the event's or the invariant's fields. */
 static void send_lines(struct ow_journal *j, char *text, size_t len,
 		       const char *event, int priority,
 		       const struct oomwatch_event *ev,
 		       const struct ow_ep_step *st, const char *invariant)
 {
-	struct ow_journal_entry *e = malloc(sizeof(*e));
 	char *line = text, *end = text + len;
 
-	if (!e) {
-		j->failed++;
-		j->last_error = -ENOMEM;
-		return;
-	}
 	while (line < end) {
 		char *nl = memchr(line, '\n', end - line);
 		size_t n = nl ? (size_t)(nl - line) : (size_t)(end - line);
@@ -371,11 +363,9 @@ static void send_lines(struct ow_journal *j, char *text, size_t len,
 		line[n] = '\0';
 		msg = skip_blanks(line);
 		if (*msg) {
-			ow_journal_entry_init(e);
-			ow_journal_add(e, "MESSAGE=%s", msg);
-			ow_journal_add(e, "PRIORITY=%d", priority);
-			ow_journal_add(e, "SYSLOG_IDENTIFIER=oomwatch");
-			ow_journal_add(e, "OOMWATCH_EVENT=%s", event);
+			struct ow_journal_entry *e =
+				begin_entry(j, msg, priority, event);
+
 			if (ev)
 				event_fields(j, e, ev, st);
 			if (invariant)
@@ -385,7 +375,6 @@ static void send_lines(struct ow_journal *j, char *text, size_t len,
 		}
 		line += n + 1;
 	}
-	free(e);
 }
 
 void ow_journal_event(struct ow_journal *j, const struct oomwatch_event *ev,
@@ -416,7 +405,6 @@ void ow_journal_violation(struct ow_journal *j, const struct ow_violation *v)
 
 void ow_journal_note(struct ow_journal *j, const char *event, int priority)
 {
-	struct ow_journal_entry *e;
 	size_t len;
 	char *text = take_text(j, &len);
 
@@ -425,17 +413,5 @@ void ow_journal_note(struct ow_journal *j, const char *event, int priority)
 	while (len && text[len - 1] == '\n')
 		len--;
 	text[len] = '\0';
-	e = malloc(sizeof(*e));
-	if (!e) {
-		j->failed++;
-		j->last_error = -ENOMEM;
-		return;
-	}
-	ow_journal_entry_init(e);
-	ow_journal_add(e, "MESSAGE=%s", skip_blanks(text));
-	ow_journal_add(e, "PRIORITY=%d", priority);
-	ow_journal_add(e, "SYSLOG_IDENTIFIER=oomwatch");
-	ow_journal_add(e, "OOMWATCH_EVENT=%s", event);
-	send_entry(j, e);
-	free(e);
+	send_entry(j, begin_entry(j, skip_blanks(text), priority, event));
 }

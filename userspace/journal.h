@@ -73,6 +73,7 @@ struct ow_journal {
 	unsigned long failed;	/* entries the journal refused */
 	int last_error;		/* its last negative errno */
 	unsigned long truncated;
+	struct ow_journal_entry entry;	/* the one being sent */
 };
 
 /* 0, or -1 with errno when the memory stream cannot be made. */

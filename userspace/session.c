@@ -34,6 +34,7 @@ struct ow_session {
 	FILE *record;
 	bool record_failed;
 	int record_errno;
+	long long record_bytes;		/* --record-max-size: in the file */
 	bool journal_on;		/* --journal: the timeline goes there */
 	struct ow_journal journal;
 	struct ow_episodes episodes;	/* fed once per event, read by all */
@@ -190,7 +191,10 @@ static void shift_rotated(struct ow_session *s)
 	}
 }
 
-/* A new recording starts as the first did: header, then memcg lines. */
+/*
+ * A recording starts with the header, then the memcg lines named so far
+ * (none in the first file); what that took starts the rotation's count.
+ */
 static void write_record_head(struct ow_session *s)
 {
 	const struct ow_memcg_paths *p = &s->paths;
@@ -206,6 +210,7 @@ static void write_record_head(struct ow_session *s)
 							     s->version,
 							     e->id, e->path));
 	}
+	s->record_bytes = ftell(s->record);
 }
 
 /*
@@ -241,19 +246,32 @@ static int reopen_record(struct ow_session *s, bool rotate)
  * which nothing is in flight (ow_episodes_quiet()), so that the next file
  * replays under --assert on its own; at twice the size, whatever is in
  * flight: a node that never recovers must not grow the file forever.
+ * The size is counted, not asked for: ftell() costs an lseek() per
+ * event.  The header and the event lines are counted; the few memcg and
+ * lost lines are not, so a file may pass SIZE by those.
  */
 static void rotate_if_full(struct ow_session *s)
 {
 	long long max = s->o.cli->record_max;
-	long pos;
 
-	if (!max || !s->record)
+	if (!max || !s->record || s->record_bytes < max)
 		return;
-	pos = ftell(s->record);
-	if (pos < 0 || pos < max)
-		return;
-	if (pos >= 2 * max || ow_episodes_quiet(&s->episodes))
+	if (s->record_bytes >= 2 * max || ow_episodes_quiet(&s->episodes))
 		reopen_record(s, true);
+}
+
+/* An event line into the recording, its bytes counted for the rotation. */
+static void record_event(struct ow_session *s, const struct oomwatch_event *ev)
+{
+	char buf[OW_LINE_MAX];
+	int len = ow_json_format_event(buf, sizeof(buf), s->version, ev);
+
+	if (len < 0 || fwrite(buf, 1, len, s->record) != (size_t)len) {
+		record_result(s, -1);
+		return;
+	}
+	s->record_bytes += len;
+	rotate_if_full(s);
 }
 
 int ow_session_reopen_record(struct ow_session *s)
@@ -452,10 +470,7 @@ int ow_session_start(struct ow_session *s, const struct ow_header *h,
 		ow_json_write_header(s->o.out, s->version, &s->hdr.config,
 				     s->hdr.kernel, s->hdr.kswapd_period_ms);
 	if (s->record)
-		record_result(s, ow_json_write_header(s->record, s->version,
-						      &s->hdr.config,
-						      s->hdr.kernel,
-						      s->hdr.kswapd_period_ms));
+		write_record_head(s);
 	return 0;
 }
 
@@ -597,10 +612,8 @@ void ow_session_event(struct ow_session *s, const struct oomwatch_event *ev)
 	/* The model first: every view below reads what this event did. */
 	ow_episodes_feed(&s->episodes, ev, &who);
 	show = ow_filter_event(&s->filter, ev, &who);
-	if (s->record) {
-		record_result(s, ow_json_write_event(s->record, s->version, ev));
-		rotate_if_full(s);
-	}
+	if (s->record)
+		record_event(s, ev);
 	if (s->svg)
 		ow_svg_event(s->svg, ev);
 	ow_stats_feed(&s->stats, ev);

@@ -4,25 +4,9 @@
 # and caches only what a probe produced.  No real KVM is needed: a file
 # stands in for /dev/kvm and a script for QEMU, whose behaviour each case
 # sets (FAKE_QEMU=pass|fail|hang|qemu-error).
-set -u
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-n=0 failed=0
-
-check() {	# check DESCRIPTION CONDITION...
-	local what=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $what"
-	else
-		echo "not ok $n - $what"
-		echo "#   accel='$accel' why='$accel_why' probes=$(probes)"
-		failed=$((failed + 1))
-	fi
-}
+# shellcheck source=tests/runner/lib.sh
+. "$(dirname "$0")/lib.sh"
+on_failure() { echo "#   accel='$accel' why='$accel_why' probes=$(probes)"; }
 
 # The fake QEMU counts its runs, then behaves as FAKE_QEMU says: "pass"
 # prints the probe guest's verdict and exits 1 as isa-debug-exit makes

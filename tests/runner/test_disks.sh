@@ -5,25 +5,9 @@
 # --disk the initramfs boots and the swap disk is the first.  A script
 # stands in for QEMU (OOMWATCH_QEMU): it writes its arguments down and
 # ends as a passing guest does.
-set -u
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-n=0 failed=0
-
-check() {	# check DESCRIPTION CONDITION...
-	local what=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $what"
-	else
-		echo "not ok $n - $what"
-		echo "#   drives: $(drives | tr '\n' ' ')"
-		failed=$((failed + 1))
-	fi
-}
+# shellcheck source=tests/runner/lib.sh
+. "$(dirname "$0")/lib.sh"
+on_failure() { echo "#   drives: $(drives | tr '\n' ' ')"; }
 
 cat >"$work/qemu" <<'QEMU'
 #!/bin/bash
