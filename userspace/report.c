@@ -2165,6 +2165,128 @@ static void field_detail(FILE *f, const struct field *fd,
 	}
 }
 
+/*
+ * The thrash rule in a cell's freeze runs (th_* keys, from the guest's
+ * oomwatch recording): how long the node was marked thrashing, whether
+ * the rule killed, and when the freeze ended (freeze_end_ms) after the
+ * spell it was judged by began: the one its grant came in, else the
+ * first.  The issue's bound is the setting's timeout (thrash-MS) + 1 s;
+ * a freeze that ended before its spell began is within it.
+ */
+struct fthrash {
+	size_t runs;		/* freeze runs with th_spells= */
+	size_t thrashed;	/* ... with a spell */
+	size_t granted;		/* ... with a grant */
+	size_t killed;		/* ... with a thrash kill (kill_by=thrash) */
+	size_t oom_killed;	/* freeze runs with another OOM kill */
+	size_t checked;		/* froze and thrashed, under thrash-MS */
+	size_t within;		/* ... ended <= MS + 1 s after the spell */
+	double *longest;	/* longest spell, ms: room for every record */
+	double *after;		/* freeze end after the spell's start, ms */
+	size_t nlongest, nafter;
+};
+
+static double rec_num(const struct ow_rec *rec, const char *key, double dflt)
+{
+	const struct ow_field *f = ow_rec_field(rec, key);
+
+	return f && f->numeric ? f->num : dflt;
+}
+
+/* MS of "thrash-MS", or -1. */
+static double thrash_timeout_ms(const char *mode)
+{
+	char *end;
+	double v;
+
+	if (strncmp(mode, "thrash-", 7))
+		return -1;
+	v = strtod(mode + 7, &end);
+	return end != mode + 7 && !*end ? v : -1;
+}
+
+static void fthrash_add(struct fthrash *t, const struct ow_rec *rec,
+			double timeout)
+{
+	double spell = rec_num(rec, "th_grant_set_ms", -1);
+	double end = rec_num(rec, "freeze_end_ms", 0);
+
+	t->runs++;
+	if (rec_num(rec, "kill_ms", -1) >= 0 &&
+	    !field_is(rec, "kill_by", "thrash"))
+		t->oom_killed++;
+	if (rec_num(rec, "th_spells", 0) <= 0)
+		return;
+	t->thrashed++;
+	t->longest[t->nlongest++] = rec_num(rec, "th_longest_ms", 0);
+	t->granted += rec_num(rec, "th_grant_ms", -1) >= 0;
+	t->killed += field_is(rec, "kill_by", "thrash");
+	if (spell < 0)
+		spell = rec_num(rec, "th_set_ms", 0);
+	if (timeout < 0 || end <= 0)
+		return;
+	t->checked++;
+	t->within += end - spell <= timeout + 1000;
+	t->after[t->nafter++] = end > spell ? end - spell : 0;
+}
+
+static void field_thrash(FILE *f, const struct field *fd,
+			 const struct ow_report *r)
+{
+	static const struct unit sec = { "_ms", 3, "s", 1000, 1 };
+	double longest[r->n ? r->n : 1], after[r->n ? r->n : 1];
+	bool head = false;
+
+	for (size_t j = 0; j < fd->n; j++) {
+		const struct fcell *c = &fd->c[j];
+		double timeout = thrash_timeout_ms(c->mode);
+		struct fthrash t = { .longest = longest, .after = after };
+		struct ow_range g;
+
+		for (size_t i = 0; i < r->n; i++) {
+			const struct ow_rec *rec = &r->rec[i];
+			struct fcell key = {
+				.mem = field_str(rec, "mem_mb"),
+				.nodes = field_str(rec, "nodes"),
+			};
+
+			if (!strcmp(rec->mode, c->mode) && same_shape(c, &key) &&
+			    field_is(rec, "group", "freeze") &&
+			    ow_rec_field(rec, "th_spells"))
+				fthrash_add(&t, rec, timeout);
+		}
+		if (!t.runs)
+			continue;
+		if (!head)
+			fputs("\n#### The thrash rule in the freeze runs "
+			      "(the guest's oomwatch recording)\n\n"
+			      "| machine | setting | freeze runs | marked "
+			      "thrashing | longest spell, median s (min"
+			      EN_DASH "max) | thrash grants | thrash kills | "
+			      "other OOM kills | freeze end after its spell "
+			      "began, median s (min" EN_DASH "max) | ended "
+			      "within timeout + 1 s |\n"
+			      "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n",
+			      f);
+		head = true;
+		fputs("| ", f);
+		put_shape(f, c);
+		fputs(" | ", f);
+		md_put(f, c->mode);
+		fprintf(f, " | %zu | %zu | ", t.runs, t.thrashed);
+		ow_range_of(t.longest, t.nlongest, &g);
+		put_range(f, &g, &sec);
+		fprintf(f, " | %zu | %zu | %zu | ", t.granted, t.killed,
+			t.oom_killed);
+		ow_range_of(t.after, t.nafter, &g);
+		put_range(f, &g, &sec);
+		if (t.checked)
+			fprintf(f, " | %zu/%zu |\n", t.within, t.checked);
+		else
+			fputs(" | " EN_DASH " |\n", f);
+	}
+}
+
 /* The scatter's geometry. */
 #define FS_LEFT		70
 #define FS_RIGHT	170	/* the shapes' legend */
@@ -2331,6 +2453,7 @@ int ow_report_field(FILE *md, const struct ow_report *r,
 	      md);
 	field_summary(md, &fd);
 	field_detail(md, &fd, r);
+	field_thrash(md, &fd, r);
 	field_free(&fd);
 	ret = write_status(md);
 	if (ret) {

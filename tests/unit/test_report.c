@@ -1042,6 +1042,73 @@ static void test_field(void)
 	ow_report_free(&r);
 }
 
+/*
+ * The thrash rule's table: runs with th_* keys only (stock has none);
+ * the bound is thrash-MS's MS + 1 s after the spell the grant came in;
+ * a kill by another permit (kill_by=grant) is counted apart.
+ */
+static const char field_thrash_text[] =
+"# result: scenario=freeze-text mode=stock run=1 group=freeze lost=0 "
+"died= freeze_ms=60000 freeze_end_ms=61000 mem_mb=1024 nodes=1\n"
+"# result: scenario=freeze-text mode=thrash-10000 run=1 group=freeze "
+"lost=0 died=hog freeze_ms=11000 freeze_end_ms=12900 th_spells=1 "
+"th_set_ms=2000 th_longest_ms=11000 th_grant_ms=12000 "
+"th_grant_set_ms=2000 kill_ms=12100 kill_by=thrash mem_mb=1024 nodes=1\n"
+"# result: scenario=freeze-text mode=thrash-10000 run=2 group=freeze "
+"lost=0 died=hog freeze_ms=16000 freeze_end_ms=17100 th_spells=2 "
+"th_set_ms=1000 th_longest_ms=12000 th_grant_ms=15000 "
+"th_grant_set_ms=5000 kill_ms=15100 kill_by=thrash mem_mb=1024 "
+"nodes=1\n"
+"# result: scenario=freeze-text mode=thrash-10000 run=3 group=freeze "
+"lost=0 died= freeze_ms=3000 freeze_end_ms=4000 th_spells=0 th_set_ms=-1 "
+"th_longest_ms=-1 th_grant_ms=-1 th_grant_set_ms=-1 kill_ms=2500 "
+"kill_by=grant mem_mb=1024 nodes=1\n"
+"# result: scenario=freeze-text mode=thrash-10000 run=4 group=freeze "
+"lost=0 died= freeze_ms=0 freeze_end_ms=0 th_spells=1 th_set_ms=3000 "
+"th_longest_ms=4000 th_grant_ms=-1 th_grant_set_ms=-1 kill_ms=-1 "
+"mem_mb=1024 nodes=1\n"
+"# result: scenario=freeze-text mode=arbiter run=1 group=freeze lost=0 "
+"died= freeze_ms=9000 freeze_end_ms=9000 th_spells=0 th_grant_ms=-1 "
+"mem_mb=1024 nodes=1\n";
+
+static void test_field_thrash(void)
+{
+	const struct ow_report_opts o = {
+		.title = "F", .commit = "c1", .date = "2026-12-06",
+		.order = "stock,arbiter,thrash-10000",
+	};
+	struct ow_report r;
+	char err[256], path[600], *buf = NULL;
+	size_t len = 0;
+	const char *dir = svg_dir();
+	FILE *f;
+	int ret;
+
+	ow_report_init(&r);
+	tap_ok(read_text(&r, field_thrash_text, err, sizeof(err)) == 0 &&
+	       r.n == 6, "field thrash: the records load");
+	f = open_memstream(&buf, &len);
+	ret = f ? ow_report_field(f, &r, &o, dir, err, sizeof(err)) : -1;
+	if (f)
+		fclose(f);
+	tap_ok(ret == 0 && buf &&
+	       strstr(buf, "\n#### The thrash rule in the freeze runs") &&
+	       strstr(buf, "| 1024 MB, 1 node | arbiter | 1 | 0 | – | 0 | 0 "
+		      "| 0 | – | – |\n") &&
+	       strstr(buf, "| 1024 MB, 1 node | thrash-10000 | 4 | 3 | 11.0 "
+		      "(4.0–12.0) | 2 | 2 | 1 | 11.5 (10.9–12.1) | 1/2 |\n") &&
+	       !strstr(buf, "| 1024 MB, 1 node | stock |"),
+	       "field thrash: a row per setting with th_* keys; the freeze's "
+	       "end after its grant's spell, held to the timeout + 1 s");
+	if (buf && !strstr(buf, "1/2 |"))
+		tap_diag("%s", buf);
+	free(buf);
+	snprintf(path, sizeof(path), "%s/field.svg", dir);
+	unlink(path);
+	rmdir(dir);
+	ow_report_free(&r);
+}
+
 static void test_cli_exits(void)
 {
 	const char *bad = scratch("bad.txt", "x\nscenario=a mode=b run=1\n"
@@ -1134,6 +1201,7 @@ int main(void)
 	test_latency_clamp();
 	test_latency_bench();
 	test_field();
+	test_field_thrash();
 	test_cli_exits();
 	test_cli_bench();
 	return tap_done();

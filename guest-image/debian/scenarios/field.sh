@@ -29,9 +29,18 @@
 #                 bytearray of MemAvailable - WS/2 (WS: what the programs
 #                 added to Cached + AnonPages in the warm-up, from a
 #                 dropped cache) and holds it HOLD s; no swap.
-#                 freeze-http-PCT: the same with room for PCT% of WS.  freeze_ms: the first frozen pass's start to the
+#                 freeze-http-PCT: the same with room for PCT% of WS.
+#   freeze-text   the same programs and hog, with room for half of what
+#                 they map (MWS: what they added to Mapped in the
+#                 warm-up: their text, libraries and interpreters), not
+#                 of WS: the served files (read(), most of WS) get no
+#                 room at all, the programs' text half of its own.  The
+#                 classic freeze: text faulted back as soon as it is
+#                 evicted.  freeze-text-PCT: room for PCT% of MWS.
+#                 Both: freeze_ms, the first frozen pass's start to the
 #                 last frozen pass's end (a pass still hanging at the end
-#                 counts to the end), capped at 300 s.
+#                 counts to the end), capped at 300 s; freeze_end_ms:
+#                 that last end, from the hog's start (0: no freeze).
 #   fio-mmap      fio, mmap engine, 4 kB random reads over fio.dat
 #   fio-read      fio, psync engine (buffered), 4 kB random reads, fio.dat
 #   sqlite        sqlite3 full scans of db.sqlite, no mmap
@@ -45,9 +54,12 @@
 #
 # Result keys: scenario mode run group(freeze|survivable) lost died
 # kills(kernel oom_kill) peer_kills(earlyoom, nohang, systemd-oomd in the
-# journal) wall_ms; freeze: freeze_ms hog_mb ws_mb probe_p50_ms
-# probe_max_ms probe_base_ms probe_errors psi_full_max; survivable: exit
-# (of the workload's program), and its progress where it has one.
+# journal) wall_ms; freeze: freeze_ms freeze_end_ms hog_mb ws_mb
+# probe_p50_ms probe_max_ms probe_base_ms probe_errors psi_full_max,
+# refault_file_mb and majfault_k (/proc/vmstat's workingset_refault_file
+# and pgmajfault over the hold), on the patched kernel th_* (what the
+# thrash rule saw: thrash_keys); survivable: exit (of the workload's
+# program), and its progress where it has one.
 set -u
 n=0 pass=0 fail=0
 t() { n=$((n + 1)); if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok $n - $2"; else fail=$((fail + 1)); echo "not ok $n - $2"; fi; }
@@ -162,6 +174,7 @@ t $? "setting $mode ($(uname -r), $(awk '/MemTotal/ { print int($2 / 1024) }' /p
 vmstat_get() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 # Page cache and anonymous memory, kB.
 used_kb() { awk '/^(Cached|AnonPages):/ { n += $2 } END { print n }' /proc/meminfo; }
+mapped_kb() { awk '/^Mapped:/ { print $2 }' /proc/meminfo; }
 mem_available_mb() { awk '/MemAvailable/ { print int($2 / 1024) }' /proc/meminfo; }
 # Kills user-space peers logged since $1 (s since the epoch).
 peer_kills() {
@@ -251,18 +264,90 @@ freeze_stats() {
 			}
 			f = first == "" ? 0 : last - first
 			if (f > cap) f = cap
+			e = first == "" ? 0 : last - t0
 			for (i = 1; i <= n; i++) { c[i] = lat[i]; if (lat[i] > max) max = lat[i] }
 			sorted(c, n)
-			printf "freeze_ms=%d base_ms=%d p50_ms=%d max_ms=%d passes=%d errors=%d\n",
-				f, base, n ? c[int((n + 1) / 2)] : 0, max, n, err
+			printf "freeze_ms=%d end_ms=%d base_ms=%d p50_ms=%d max_ms=%d passes=%d errors=%d\n",
+				f, e, base, n ? c[int((n + 1) / 2)] : 0, max, n, err
 		}' "$1"
 }
 
-# The freeze (see the header).  Sets EXTRA, DIED.
+# thrash_keys T0_MS T1_MS: what the thrash rule saw from T0 to T1 (ms
+# since the epoch), as result keys, from oomwatch.service's recording
+# (the patched kernel; nothing on stock, where the service fails):
+#   th_spells      thrashing spells (thrashing_set) begun in [T0, T1]
+#   th_set_ms      the first spell's start (the set's window start), from T0
+#   th_longest_ms  the longest spell (one still open at T1 counts to T1)
+#   th_total_ms    all spells together
+#   th_grant_ms    the first oom_thrash_grant, from T0
+#   th_grant_set_ms  the start of the spell that grant came in
+#   kill_ms        the first OOM kill (mark_victim), from T0; kill_by, the
+#                  permit it came from: the last oom_grant (grant),
+#                  oom_thrash_take (thrash) or oom_fallback (fallback)
+#                  before it, "-" for none; victim, its comm
+# -1: none.  The recording is flushed every poll (100 ms): a second's
+# wait is enough.
+thrash_keys() {
+	local rec=/var/log/oomwatch/oomwatch.jsonl
+	[ -r $rec ] || return 0
+	sleep 1
+	python3 - "$1" "$2" $rec* <<'PY'
+import json, sys, time
+t0, t1 = int(sys.argv[1]), int(sys.argv[2])
+# Oldest first: FILE.N ... FILE.1, FILE.
+files = sorted(sys.argv[3:], key=lambda p: -int(p.rsplit(".", 1)[1]) if p[-1].isdigit() else 0)
+# CLOCK_MONOTONIC (ts_ns) to ms since the epoch, relative to T0.
+off = time.time() * 1000 - time.clock_gettime(time.CLOCK_MONOTONIC) * 1000 - t0
+end = t1 - t0
+spells, open_ = [], {}
+grant = grant_set = kill = -1
+victim = by = "-"
+permits = {"oom_grant": "grant", "oom_thrash_take": "thrash", "oom_fallback": "fallback"}
+last_permit = "-"
+for p in files:
+    for line in open(p, errors="replace"):
+        if '"thrash' not in line and '"oom_' not in line and '"mark_victim"' not in line:
+            continue
+        try:
+            e = json.loads(line)
+        except ValueError:
+            continue
+        if "ts_ns" not in e:
+            continue
+        ms = e["ts_ns"] / 1e6 + off
+        if ms < -60000 or ms > end:
+            continue
+        k, nid = e.get("type"), e.get("nid", 0)
+        if k == "thrashing_set":
+            open_[nid] = ms - e.get("window_ms", 0)
+        elif k == "thrashing_clear" and nid in open_:
+            spells.append((open_[nid], ms))
+            del open_[nid]
+        elif k == "oom_thrash_grant" and ms >= 0 and grant < 0:
+            grant, grant_set = ms, open_.get(nid, -1)
+        elif k in permits:
+            last_permit = permits[k]
+        elif k == "mark_victim" and ms >= 0 and kill < 0:
+            kill, victim, by = ms, e.get("victim_comm", "-"), last_permit
+spells += [(s, end) for s in open_.values()]
+spells = [(max(s, 0), t) for s, t in spells if t >= 0]
+spells.sort()
+print("th_spells=%d th_set_ms=%d th_longest_ms=%d th_total_ms=%d "
+      "th_grant_ms=%d th_grant_set_ms=%d kill_ms=%d kill_by=%s victim=%s" % (
+      len(spells), spells[0][0] if spells else -1,
+      max((t - s for s, t in spells), default=-1),
+      sum(t - s for s, t in spells) if spells else -1,
+      grant, grant_set, kill, by, victim.replace(" ", "_") or "-"))
+PY
+}
+
+# The freeze (see the header): wl_freeze_http [ROOM_PCT [ws|mapped]].
+# Sets EXTRA, DIED.
 wl_freeze_http() {
-	local room=${1:-50} srv cli sh hog psi t0 t1 ws cgws u0 size nfiles cg c
+	local room=${1:-50} basis=${2:-ws} srv cli sh hog psi t0 t1 ws mws cgws u0 m0
+	local size nfiles cg c rf0 mf0
 	nfiles=$(ls $F/www | wc -l)
-	u0=$(used_kb)
+	u0=$(used_kb) m0=$(mapped_kb)
 	rm -f /tmp/http.log /tmp/shell.log /tmp/psi.log /tmp/hog.log
 	probe_client
 	scope server python3 -m http.server 8000 --bind 127.0.0.1 \
@@ -280,14 +365,20 @@ wl_freeze_http() {
 	# their cgroups' memory.current is reported beside it.
 	sleep 20
 	ws=$(( ($(used_kb) - u0) >> 10 ))
+	mws=$(( ($(mapped_kb) - m0) >> 10 ))
 	cgws=0
 	for cg in /sys/fs/cgroup/field.slice/field-*.scope; do
 		c=$(cat "$cg/memory.current" 2>/dev/null) && cgws=$((cgws + c))
 	done
 	cgws=$((cgws >> 20))
-	size=$(( $(mem_available_mb) - ws * room / 100 ))
+	if [ "$basis" = mapped ]; then
+		size=$(( $(mem_available_mb) - mws * room / 100 ))
+	else
+		size=$(( $(mem_available_mb) - ws * room / 100 ))
+	fi
 	psi_full_max /tmp/psi.log &
 	psi=$!
+	rf0=$(vmstat_get workingset_refault_file) mf0=$(vmstat_get pgmajfault)
 	t0=$(now_ms)
 	scope hog python3 -c '
 import sys, time
@@ -324,9 +415,15 @@ time.sleep(int(sys.argv[2]))
 	local fh fs
 	fh=$(echo "$hs" | sed -n 's/.*freeze_ms=\([0-9]*\).*/\1/p')
 	fs=$(echo "$ss" | sed -n 's/.*freeze_ms=\([0-9]*\).*/\1/p')
-	EXTRA="freeze_ms=$(( fh > fs ? fh : fs )) hog_mb=$size ws_mb=$ws ws_cg_mb=$cgws room_pct=$room hold_s=$hold"
+	local eh es
+	eh=$(echo "$hs" | sed -n 's/.*end_ms=\([0-9]*\).*/\1/p')
+	es=$(echo "$ss" | sed -n 's/.*end_ms=\([0-9]*\).*/\1/p')
+	EXTRA="freeze_ms=$(( fh > fs ? fh : fs )) freeze_end_ms=$(( eh > es ? eh : es )) hog_mb=$size ws_mb=$ws mapped_ws_mb=$mws ws_cg_mb=$cgws room_pct=$room room_of=$basis hold_s=$hold"
 	EXTRA="$EXTRA $(echo "$hs" | sed 's/\([a-z0-9_]*\)=/probe_\1=/g') $(echo "$ss" | sed 's/\([a-z0-9_]*\)=/shell_\1=/g')"
 	EXTRA="$EXTRA psi_full_max=$(sort -n /tmp/psi.log | tail -n 1)"
+	EXTRA="$EXTRA refault_file_mb=$(( ($(vmstat_get workingset_refault_file) - rf0) >> 8 ))"
+	EXTRA="$EXTRA majfault_k=$(( ($(vmstat_get pgmajfault) - mf0) / 1000 ))"
+	EXTRA="$EXTRA $(thrash_keys "$t0" "$t1")"
 	GROUP=freeze
 }
 
@@ -387,8 +484,13 @@ wl_gzip() {
 for run in $(seq "$runs"); do
 	for w in $wls; do
 		fn=wl_${w//-/_} fa=
-		# freeze-http-PCT: the freeze with room for PCT% of the WS.
-		case $w in freeze-http-[0-9]*) fn=wl_freeze_http fa=${w#freeze-http-} ;; esac
+		# freeze-http-PCT, freeze-text[-PCT]: the freeze with room for
+		# PCT% of the WS, of what the programs map.
+		case $w in
+		freeze-http-[0-9]*) fn=wl_freeze_http fa=${w#freeze-http-} ;;
+		freeze-text) fn=wl_freeze_http fa="50 mapped" ;;
+		freeze-text-[0-9]*) fn=wl_freeze_http fa="${w#freeze-text-} mapped" ;;
+		esac
 		if ! declare -F "$fn" >/dev/null; then
 			t 1 "$w: no such workload"; continue
 		fi
