@@ -1916,6 +1916,18 @@ static bool field_one(const struct ow_rec *rec, const char *key)
 	return f && f->numeric && f->num > 0;
 }
 
+/*
+ * A survivable run lost a process: lost=1 (one of its own died of a
+ * signal), or any kill while it ran, the kernel's (kills=) or a peer's
+ * (peer_kills=): stress-ng restarts a killed worker, and a kill may take
+ * a daemon instead.
+ */
+static bool surv_lost(const struct ow_rec *rec)
+{
+	return field_one(rec, "lost") || field_one(rec, "kills") ||
+	       field_one(rec, "peer_kills");
+}
+
 /* died= names the hog among a run's dead ("hog,probe"). */
 static bool hog_died(const struct ow_rec *rec)
 {
@@ -2022,7 +2034,7 @@ static int field_build(struct field *fd, const struct ow_report *r,
 						f->num : OW_FIELD_CAP_MS;
 			} else if (field_is(rec, "group", "survivable")) {
 				c->surv++;
-				c->lost += field_one(rec, "lost");
+				c->lost += surv_lost(rec);
 			}
 		}
 		pos += c->nfreeze;
@@ -2139,9 +2151,10 @@ static void field_detail(FILE *f, const struct field *fd,
 					    !same_shape(c, &key))
 						continue;
 					runs++;
-					lost += field_one(rec, "lost");
-					if (!field_is(rec, "group", "freeze"))
+					if (!field_is(rec, "group", "freeze")) {
+						lost += surv_lost(rec);
 						continue;
+					}
 					freeze = true;
 					fm = ow_rec_field(rec, "freeze_ms");
 					if (fm && fm->numeric)

@@ -1069,7 +1069,9 @@ static const char field_thrash_text[] =
 "mem_mb=1024 nodes=1\n"
 "# result: scenario=freeze-text mode=arbiter run=1 group=freeze lost=0 "
 "died= freeze_ms=9000 freeze_end_ms=9000 th_spells=0 th_grant_ms=-1 "
-"mem_mb=1024 nodes=1\n";
+"mem_mb=1024 nodes=1\n"
+"# result: scenario=stress-vm mode=thrash-10000 run=1 group=survivable "
+"lost=0 died= kills=1 peer_kills=0 mem_mb=1024 nodes=1\n";
 
 static void test_field_thrash(void)
 {
@@ -1086,7 +1088,7 @@ static void test_field_thrash(void)
 
 	ow_report_init(&r);
 	tap_ok(read_text(&r, field_thrash_text, err, sizeof(err)) == 0 &&
-	       r.n == 6, "field thrash: the records load");
+	       r.n == 7, "field thrash: the records load");
 	f = open_memstream(&buf, &len);
 	ret = f ? ow_report_field(f, &r, &o, dir, err, sizeof(err)) : -1;
 	if (f)
@@ -1097,9 +1099,13 @@ static void test_field_thrash(void)
 		      "| 0 | – | – |\n") &&
 	       strstr(buf, "| 1024 MB, 1 node | thrash-10000 | 4 | 3 | 11.0 "
 		      "(4.0–12.0) | 2 | 2 | 1 | 11.5 (10.9–12.1) | 1/2 |\n") &&
-	       !strstr(buf, "| 1024 MB, 1 node | stock |"),
+	       !strstr(buf, "| 1024 MB, 1 node | stock |") &&
+	       strstr(buf, "| thrash-10000 | ? | 4 | 7.0 (0.0–16.0) | 2 | 0 "
+		      "| 1 | 1 |\n") &&
+	       strstr(buf, "| stress-vm | – | – | 1/1 |\n"),
 	       "field thrash: a row per setting with th_* keys; the freeze's "
-	       "end after its grant's spell, held to the timeout + 1 s");
+	       "end after its grant's spell, held to the timeout + 1 s; a "
+	       "survivable run with a kill (kills=1, lost=0) is lost");
 	if (buf && !strstr(buf, "1/2 |"))
 		tap_diag("%s", buf);
 	free(buf);

@@ -28,7 +28,9 @@
 #                 second); after a warm-up, a python3 hog writes a
 #                 bytearray of MemAvailable - WS/2 (WS: what the programs
 #                 added to Cached + AnonPages in the warm-up, from a
-#                 dropped cache) and holds it HOLD s; no swap.
+#                 dropped cache) and holds it HOLD s.  With a swap
+#                 disk (FIELD_SWAP), the hog also fills the swap: the
+#                 full-swap freeze.
 #                 freeze-http-PCT: the same with room for PCT% of WS.
 #   freeze-text   the same programs and hog, with room for half of what
 #                 they map (MWS: what they added to Mapped in the
@@ -49,8 +51,12 @@
 #   gzip          gzip -9 of sort.txt to /dev/null
 #   memcg-thrash  fio mmap random reads of 256 MB of fio.dat in a scope
 #                 with MemoryMax=64M: a thrash inside its own limit
+#   xz            xz -6 -T2 of sort.txt to a pipe
+#   stress-vm     stress-ng vm (2 x 45% of RAM, kept), mmap and page-in:
+#                 survivable with swap only (FIELD_SWAP)
 # Survivable workloads run SHOLD s each (timeout(1) ends them: that is no
-# loss); lost=1 when one of its processes died of a signal otherwise.
+# loss); lost=1 when one of its processes died of a signal otherwise, or
+# anything was killed (the kernel's or a peer's kill) while it ran.
 #
 # Result keys: scenario mode run group(freeze|survivable) lost died
 # kills(kernel oom_kill) peer_kills(earlyoom, nohang, systemd-oomd in the
@@ -105,8 +111,15 @@ mount_disks() {
 	mountpoint -q $S || { mkfs.ext4 -q -F "$d" && mount "$d" $S; } || return 1
 	[ -d $F/www ] && [ -s $F/fio.dat ]
 }
-mount_disks
-t $? "the field data ($(du -sm $F 2>/dev/null | cut -f1) MB on $F) and the scratch disk are mounted"
+# The swap disk (scripts/field.sh's FIELD_SWAP), if there is one: on.
+swap_on() {
+	local d
+	d=$(dev_of swap) || return 0
+	grep -q "^$d " /proc/swaps || { mkswap "$d" >/dev/null && swapon "$d"; }
+}
+meminfo_mb() { awk -v k="$1:" '$1 == k { print int($2 / 1024) }' /proc/meminfo; }
+mount_disks && swap_on
+t $? "the field data ($(du -sm $F 2>/dev/null | cut -f1) MB on $F) and the scratch disk are mounted; swap $(meminfo_mb SwapTotal) MB"
 
 # field.slice: the workloads' slice in every setting; systemd-oomd's
 # settings put ManagedOOMMemoryPressure on it.
@@ -156,8 +169,11 @@ apply_setting() {
 		mkdir -p /run/systemd/oomd.conf.d
 		printf '[OOM]\nDefaultMemoryPressureDurationSec=%ss\n' "${v#*-}" \
 			>/run/systemd/oomd.conf.d/field.conf
+		# With swap, systemd-oomd's other trigger too: swap used over
+		# SwapUsedLimit (oomd.conf, 90%).
 		slice_conf "ManagedOOMMemoryPressure=kill
-ManagedOOMMemoryPressureLimit=${v%-*}%"
+ManagedOOMMemoryPressureLimit=${v%-*}%
+$([ "$(meminfo_mb SwapTotal)" -gt 0 ] && echo ManagedOOMSwap=kill)"
 		systemctl start systemd-oomd && sleep 2 &&
 		systemctl is-active -q systemd-oomd ;;
 	arbiter)
@@ -376,6 +392,8 @@ wl_freeze_http() {
 	else
 		size=$(( $(mem_available_mb) - ws * room / 100 ))
 	fi
+	# With swap, the full-swap freeze: the hog fills the swap as well.
+	size=$(( size + $(meminfo_mb SwapFree) ))
 	psi_full_max /tmp/psi.log &
 	psi=$!
 	rf0=$(vmstat_get workingset_refault_file) mf0=$(vmstat_get pgmajfault)
@@ -418,7 +436,7 @@ time.sleep(int(sys.argv[2]))
 	local eh es
 	eh=$(echo "$hs" | sed -n 's/.*end_ms=\([0-9]*\).*/\1/p')
 	es=$(echo "$ss" | sed -n 's/.*end_ms=\([0-9]*\).*/\1/p')
-	EXTRA="freeze_ms=$(( fh > fs ? fh : fs )) freeze_end_ms=$(( eh > es ? eh : es )) hog_mb=$size ws_mb=$ws mapped_ws_mb=$mws ws_cg_mb=$cgws room_pct=$room room_of=$basis hold_s=$hold"
+	EXTRA="freeze_ms=$(( fh > fs ? fh : fs )) freeze_end_ms=$(( eh > es ? eh : es )) hog_mb=$size ws_mb=$ws mapped_ws_mb=$mws ws_cg_mb=$cgws room_pct=$room room_of=$basis hold_s=$hold swap_mb=$(meminfo_mb SwapTotal)"
 	EXTRA="$EXTRA $(echo "$hs" | sed 's/\([a-z0-9_]*\)=/probe_\1=/g') $(echo "$ss" | sed 's/\([a-z0-9_]*\)=/shell_\1=/g')"
 	EXTRA="$EXTRA psi_full_max=$(sort -n /tmp/psi.log | tail -n 1)"
 	EXTRA="$EXTRA refault_file_mb=$(( ($(vmstat_get workingset_refault_file) - rf0) >> 8 ))"
@@ -480,6 +498,19 @@ wl_sort() {
 wl_gzip() {
 	surv gzip sh -c "gzip -9 <$F/sort.txt | wc -c >/tmp/gzip.n"
 }
+wl_xz() {
+	surv xz sh -c "xz -6 -T2 <$F/sort.txt | wc -c >/tmp/xz.n"
+}
+# stress-ng's vm (2 workers, 45% of RAM each, kept), mmap and page-in
+# stressors: about RAM in anonymous memory, survivable with swap (with
+# none it is a true OOM, no survivable run: FIELD_SWAP in scripts/field.sh).
+wl_stress_vm() {
+	local mb
+	mb=$(( $(meminfo_mb MemTotal) * 45 / 100 ))
+	surv stress-vm stress-ng --vm 2 --vm-bytes "${mb}M" --vm-keep --page-in \
+		--mmap 1 --mmap-bytes 64M --timeout "${shold}s" --metrics-brief
+	EXTRA="$EXTRA vm_mb=$((2 * mb)) swap_mb=$(meminfo_mb SwapTotal)"
+}
 
 for run in $(seq "$runs"); do
 	for w in $wls; do
@@ -506,7 +537,10 @@ for run in $(seq "$runs"); do
 		kills=$(( $(vmstat_get oom_kill) - k0 ))
 		pk=$(peer_kills "$since")
 		# The freeze's hog is the right victim: only another is a loss.
+		# A survivable run loses with any kill at all: stress-ng
+		# restarts a killed worker, and a kill may take a daemon.
 		lost=0; [ -n "${DIED//hog,/}" ] && lost=1
+		[ "$GROUP" = survivable ] && [ $((kills + pk)) -gt 0 ] && lost=1
 		result "scenario=$w mode=$mode run=$run seed=$seed group=$GROUP lost=$lost died=${DIED%,} kills=$kills peer_kills=$pk wall_ms=$wall $EXTRA"
 		[ $rc = 0 ] && [ -n "$GROUP" ]
 		t $? "$w run $run: $GROUP, lost $lost${DIED:+ (${DIED%,})}, $(echo "$EXTRA" | cut -d' ' -f1) in $((wall / 1000)) s"
