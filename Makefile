@@ -254,8 +254,10 @@ debian-image: deb image
 
 # The field bench's guest: that image with the programs of the field
 # workloads and the peers (installed, disabled), as a variant of its own
-# (build/debian-field.img; the default image does not grow).
+# (build/debian-field.img; the default image does not grow).  gcc to
+# libc6-dev: the make workload (a Linux tinyconfig build).
 FIELD_PACKAGES := fio,sqlite3,stress-ng,earlyoom,systemd-oomd,nohang,perl,xz-utils
+FIELD_PACKAGES := $(FIELD_PACKAGES),gcc,make,flex,bison,bc,libelf-dev,libc6-dev
 FIELD_IMG := $(B)/debian-field.img
 field-image: deb image
 	@scripts/mkdebian.sh --variant field --extra $(FIELD_PACKAGES) $(FIELD_IMG) \

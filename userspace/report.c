@@ -1863,15 +1863,16 @@ out:
 /* -------------------------------------------------------- field bench */
 
 /*
- * The field bench's trade-off: per machine shape (mem_mb=, nodes=) and
- * setting (mode=), how long the freezes lasted (group=freeze: freeze_ms,
- * capped at OW_FIELD_CAP_MS) against how many survivable runs
- * (group=survivable) lost a process (lost=1).
+ * The field bench's trade-off: per machine shape (mem_mb=, nodes=,
+ * swap_mb=: none when absent) and setting (mode=), how long the freezes
+ * lasted (group=freeze: freeze_ms, capped at OW_FIELD_CAP_MS) against
+ * how many survivable runs (group=survivable) lost a process (surv_lost()).
  */
 struct fcell {
 	const char *mode;
 	const char *mem;	/* mem_mb=, or "?" */
 	const char *nodes;	/* nodes=, or "?" */
+	const char *swap;	/* swap_mb=, or "0" */
 	const char *kernel;	/* kernel= of its first run, or "?" */
 	double *freeze;		/* ms, capped */
 	size_t nfreeze;		/* freeze runs with a freeze_ms */
@@ -1951,9 +1952,22 @@ static void field_free(struct field *fd)
 	memset(fd, 0, sizeof(*fd));
 }
 
+/* A record's machine: its size, nodes and swap (none if not said). */
+static struct fcell shape_of(const struct ow_rec *rec)
+{
+	const struct ow_field *swap = ow_rec_field(rec, "swap_mb");
+
+	return (struct fcell){
+		.mem = field_str(rec, "mem_mb"),
+		.nodes = field_str(rec, "nodes"),
+		.swap = swap ? swap->val : "0",
+	};
+}
+
 static bool same_shape(const struct fcell *a, const struct fcell *b)
 {
-	return !strcmp(a->mem, b->mem) && !strcmp(a->nodes, b->nodes);
+	return !strcmp(a->mem, b->mem) && !strcmp(a->nodes, b->nodes) &&
+	       !strcmp(a->swap, b->swap);
 }
 
 static bool fcell_before(const struct fcell *a, const struct fcell *b)
@@ -1985,13 +1999,10 @@ static int field_build(struct field *fd, const struct ow_report *r,
 	fd->nscen = scenario_names(r, fd->scen);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct ow_rec *rec = &r->rec[i];
-		struct fcell key = {
-			.mode = rec->mode,
-			.mem = field_str(rec, "mem_mb"),
-			.nodes = field_str(rec, "nodes"),
-		};
+		struct fcell key = shape_of(rec);
 		size_t j = 0;
 
+		key.mode = rec->mode;
 		while (j < fd->n && !(same_shape(&fd->c[j], &key) &&
 				      !strcmp(fd->c[j].mode, key.mode)))
 			j++;
@@ -2016,10 +2027,7 @@ static int field_build(struct field *fd, const struct ow_report *r,
 		for (size_t i = 0; i < r->n; i++) {
 			const struct ow_rec *rec = &r->rec[i];
 			const struct ow_field *f;
-			struct fcell key = {
-				.mem = field_str(rec, "mem_mb"),
-				.nodes = field_str(rec, "nodes"),
-			};
+			struct fcell key = shape_of(rec);
 
 			if (strcmp(rec->mode, c->mode) || !same_shape(c, &key))
 				continue;
@@ -2069,6 +2077,8 @@ static void put_shape(FILE *f, const struct fcell *c)
 {
 	fprintf(f, "%s MB, %s node%s", c->mem, c->nodes,
 		strcmp(c->nodes, "1") ? "s" : "");
+	if (strcmp(c->swap, "0"))
+		fprintf(f, ", swap %s MB", c->swap);
 }
 
 static void field_summary(FILE *f, const struct field *fd)
@@ -2141,10 +2151,7 @@ static void field_detail(FILE *f, const struct field *fd,
 				for (size_t i = 0; i < r->n; i++) {
 					const struct ow_rec *rec = &r->rec[i];
 					const struct ow_field *fm;
-					struct fcell key = {
-						.mem = field_str(rec, "mem_mb"),
-						.nodes = field_str(rec, "nodes"),
-					};
+					struct fcell key = shape_of(rec);
 
 					if (strcmp(rec->scenario, fd->scen[w]) ||
 					    strcmp(rec->mode, c->mode) ||
@@ -2258,10 +2265,7 @@ static void field_thrash(FILE *f, const struct field *fd,
 
 		for (size_t i = 0; i < r->n; i++) {
 			const struct ow_rec *rec = &r->rec[i];
-			struct fcell key = {
-				.mem = field_str(rec, "mem_mb"),
-				.nodes = field_str(rec, "nodes"),
-			};
+			struct fcell key = shape_of(rec);
 
 			if (!strcmp(rec->mode, c->mode) && same_shape(c, &key) &&
 			    field_is(rec, "group", "freeze") &&

@@ -137,11 +137,14 @@ int ow_report_latency_svg(FILE *f, const struct ow_report *r,
 
 /*
  * The field bench (scripts/field.sh): records with group=freeze (their
- * freeze_ms, capped at OW_FIELD_CAP_MS) or group=survivable (lost=1: the
- * run lost a process), per machine (mem_mb=, nodes=) and setting (mode=,
- * in --order first).  On md: a table per machine (freeze runs, the median
- * freeze, hog kills, survivable runs and those that lost a process) and a
- * table per machine of the workloads; dir/field.svg: the trade-off, a
+ * freeze_ms, capped at OW_FIELD_CAP_MS) or group=survivable (lost=1, or
+ * kills= or peer_kills= above 0: the run lost a process), per machine
+ * (mem_mb=, nodes=, swap_mb=) and setting (mode=, in --order first).  On
+ * md: a table per machine (freeze runs, the median freeze, hog kills,
+ * survivable runs and those that lost a process), a table per machine of
+ * the workloads, and one of the thrash rule in the freeze runs with th_*
+ * keys (spells, grants, kills, the freeze's end after its spell began,
+ * against thrash-MS's MS + 1 s); dir/field.svg: the trade-off, a
  * point per setting and machine (x: survivable runs that lost a process,
  * y: the median freeze).  0, or -1 with the reason in err.
  */

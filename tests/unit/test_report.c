@@ -1071,7 +1071,12 @@ static const char field_thrash_text[] =
 "died= freeze_ms=9000 freeze_end_ms=9000 th_spells=0 th_grant_ms=-1 "
 "mem_mb=1024 nodes=1\n"
 "# result: scenario=stress-vm mode=thrash-10000 run=1 group=survivable "
-"lost=0 died= kills=1 peer_kills=0 mem_mb=1024 nodes=1\n";
+"lost=0 died= kills=1 peer_kills=0 mem_mb=1024 nodes=1\n"
+"# result: scenario=freeze-text mode=thrash-10000 run=1 group=freeze "
+"lost=0 died=hog freeze_ms=12000 freeze_end_ms=12000 th_spells=1 "
+"th_set_ms=1500 th_longest_ms=10600 th_grant_ms=11500 "
+"th_grant_set_ms=1500 kill_ms=11600 kill_by=thrash mem_mb=1024 nodes=1 "
+"swap_mb=256\n";
 
 static void test_field_thrash(void)
 {
@@ -1088,7 +1093,7 @@ static void test_field_thrash(void)
 
 	ow_report_init(&r);
 	tap_ok(read_text(&r, field_thrash_text, err, sizeof(err)) == 0 &&
-	       r.n == 7, "field thrash: the records load");
+	       r.n == 8, "field thrash: the records load");
 	f = open_memstream(&buf, &len);
 	ret = f ? ow_report_field(f, &r, &o, dir, err, sizeof(err)) : -1;
 	if (f)
@@ -1102,10 +1107,14 @@ static void test_field_thrash(void)
 	       !strstr(buf, "| 1024 MB, 1 node | stock |") &&
 	       strstr(buf, "| thrash-10000 | ? | 4 | 7.0 (0.0–16.0) | 2 | 0 "
 		      "| 1 | 1 |\n") &&
-	       strstr(buf, "| stress-vm | – | – | 1/1 |\n"),
+	       strstr(buf, "| stress-vm | – | – | 1/1 |\n") &&
+	       strstr(buf, "| 1024 MB, 1 node, swap 256 MB | thrash-10000 | 1 "
+		      "| 1 | 10.6 | 1 | 1 | 0 | 10.5 | 1/1 |\n") &&
+	       strstr(buf, "\n#### 1024 MB, 1 node, swap 256 MB\n"),
 	       "field thrash: a row per setting with th_* keys; the freeze's "
 	       "end after its grant's spell, held to the timeout + 1 s; a "
-	       "survivable run with a kill (kills=1, lost=0) is lost");
+	       "survivable run with a kill (kills=1, lost=0) is lost; a "
+	       "machine with swap is a machine of its own");
 	if (buf && !strstr(buf, "1/2 |"))
 		tap_diag("%s", buf);
 	free(buf);

@@ -52,6 +52,11 @@
 #   memcg-thrash  fio mmap random reads of 256 MB of fio.dat in a scope
 #                 with MemoryMax=64M: a thrash inside its own limit
 #   xz            xz -6 -T2 of sort.txt to a pipe
+#   make          GNU make -j2 of a real C tree: Linux 6.1 (Debian's
+#                 linux-source-6.1, linux/ on the data disk, read-only),
+#                 out of tree on the scratch disk; tinyconfig and `make
+#                 prepare` once per guest, untimed; each run then builds
+#                 mm/ and kernel/ from nothing for SHOLD s
 #   stress-vm     stress-ng vm (2 x 45% of RAM, kept), mmap and page-in:
 #                 survivable with swap only (FIELD_SWAP)
 # Survivable workloads run SHOLD s each (timeout(1) ends them: that is no
@@ -135,6 +140,10 @@ slice_conf() {
 #   earlyoom      Debian's earlyoom.service, its defaults (stock 6.1)
 #   nohang        nohang in its PSI mode (the initramfs bench's config,
 #                 /etc/nohang/nohang-psi.conf) as a transient service
+#   oomd          systemd-oomd at Debian's shipped defaults, as a login
+#                 session gets them: user@.service's drop-in (50%) on
+#                 field.slice; the shipped oomd.conf.d (20 s) and
+#                 -.slice's ManagedOOMSwap=kill left as they are
 #   oomd-PCT-SEC  systemd-oomd, field.slice ManagedOOMMemoryPressure=kill
 #                 at PCT% for SEC s (oomd.conf's
 #                 DefaultMemoryPressureDurationSec: systemd 252 has no
@@ -164,6 +173,12 @@ apply_setting() {
 			journalctl -q -u nohang-psi | grep -q 'Monitoring has started' && return 0
 			sleep 1
 		done; return 1 ;;
+	oomd)
+		slice_conf "$(sed -n 's/^\(ManagedOOMMemoryPressure[A-Za-z]*=.*\)/\1/p' \
+			/usr/lib/systemd/system/user@.service.d/10-oomd-user-service-defaults.conf)"
+		grep -q ManagedOOMMemoryPressureLimit /run/systemd/system/field.slice &&
+		systemctl start systemd-oomd && sleep 2 &&
+		systemctl is-active -q systemd-oomd ;;
 	oomd-*-*)
 		v=${1#oomd-}
 		mkdir -p /run/systemd/oomd.conf.d
@@ -497,6 +512,19 @@ wl_sort() {
 }
 wl_gzip() {
 	surv gzip sh -c "gzip -9 <$F/sort.txt | wc -c >/tmp/gzip.n"
+}
+wl_make() {
+	local o=$S/kbuild
+	if [ ! -e $o/.prepared ]; then
+		mkdir -p $o
+		{ make -s -C $F/linux O=$o tinyconfig &&
+		  make -s -C $F/linux O=$o -j2 prepare; } >/tmp/make-prep.log 2>&1 ||
+			{ diag "make: tinyconfig/prepare failed:"; tail -n 5 /tmp/make-prep.log | sed 's/^/#   /'; return 1; }
+		touch $o/.prepared
+	fi
+	rm -rf $o/mm $o/kernel
+	surv make make -C $F/linux O=$o -j2 -k mm/ kernel/
+	EXTRA="$EXTRA objects=$(find $o/mm $o/kernel -name '*.o' 2>/dev/null | wc -l)"
 }
 wl_xz() {
 	surv xz sh -c "xz -6 -T2 <$F/sort.txt | wc -c >/tmp/xz.n"
