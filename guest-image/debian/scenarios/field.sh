@@ -48,6 +48,10 @@
 #   sqlite        sqlite3 full scans of db.sqlite, no mmap
 #   sqlite-mmap   the same with PRAGMA mmap_size of the whole file
 #   sort          GNU sort of sort.txt, temporary files on the scratch disk
+#   sort-big      the same sort with a buffer of 85% of RAM (sort -S 85%):
+#                 a program that fits, using most of memory itself, as
+#                 stock serves it; a peer that kills on free memory alone
+#                 takes it
 #   gzip          gzip -9 of sort.txt to /dev/null
 #   memcg-thrash  fio mmap random reads of 256 MB of fio.dat in a scope
 #                 with MemoryMax=64M: a thrash inside its own limit
@@ -65,7 +69,8 @@
 #
 # Result keys: scenario mode run group(freeze|survivable) lost died
 # kills(kernel oom_kill) peer_kills(earlyoom, nohang, systemd-oomd in the
-# journal) wall_ms; freeze: freeze_ms freeze_end_ms hog_mb ws_mb
+# journal) wall_ms avail_min_mb (the lowest MemAvailable, sampled every
+# second); freeze: freeze_ms freeze_end_ms hog_mb ws_mb
 # probe_p50_ms probe_max_ms probe_base_ms probe_errors psi_full_max,
 # refault_file_mb and majfault_k (/proc/vmstat's workingset_refault_file
 # and pgmajfault over the hold), on the patched kernel th_* (what the
@@ -226,6 +231,14 @@ reap() {
 	wait "$2"; rc=$?
 	[ $rc -gt 128 ] && DIED="$DIED$1,"
 	return $rc
+}
+# avail_log LOG: MemAvailable (MB) every second into LOG, until killed;
+# the lowest is the run's avail_min_mb (what earlyoom judges).
+avail_log() {
+	while :; do
+		meminfo_mb MemAvailable >>"$1"
+		sleep 1
+	done
 }
 psi_full_max() {
 	[ -r /proc/pressure/memory ] || return 0
@@ -510,6 +523,12 @@ wl_sort() {
 	EXTRA="$EXTRA input_mb=$(( $(stat -c %s $F/sort.txt) >> 20 )) tmp_mb=$(du -sm $S/sort | cut -f1)"
 	rm -rf $S/sort
 }
+wl_sort_big() {
+	rm -rf $S/sort && mkdir -p $S/sort
+	surv sort-big env TMPDIR=$S/sort sort -S 85% -o $S/sort/out $F/sort.txt
+	EXTRA="$EXTRA buffer_pct=85"
+	rm -rf $S/sort
+}
 wl_gzip() {
 	surv gzip sh -c "gzip -9 <$F/sort.txt | wc -c >/tmp/gzip.n"
 }
@@ -557,10 +576,16 @@ for run in $(seq "$runs"); do
 		DIED= EXTRA= GROUP=
 		k0=$(vmstat_get oom_kill)
 		since=$(date +%s)
+		rm -f /tmp/avail.log
+		avail_log /tmp/avail.log &
+		al=$!
 		w0=$(now_ms)
 		$fn $fa
 		rc=$?
 		wall=$(( $(now_ms) - w0 ))
+		kill $al 2>/dev/null
+		wait $al 2>/dev/null
+		EXTRA="$EXTRA avail_min_mb=$(sort -n /tmp/avail.log | head -n 1)"
 		sleep 1
 		kills=$(( $(vmstat_get oom_kill) - k0 ))
 		pk=$(peer_kills "$since")
