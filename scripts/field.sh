@@ -16,15 +16,18 @@
 #
 # Environment (defaults in brackets):
 #   SETTINGS   [stock mglru-100 mglru-1000 mglru-5000 earlyoom nohang
-#              oomd-60-30 oomd-20-5 arbiter thrash-2000 thrash-5000
+#              oomd oomd-60-30 oomd-20-5 arbiter thrash-2000 thrash-5000
 #              thrash-10000]
-#   FIELD_W    workloads, '+'-separated [freeze-http+fio-mmap+fio-read+
-#              sqlite+sqlite-mmap+sort+gzip+memcg-thrash]
+#   FIELD_W    workloads, '+'-separated [freeze-text+freeze-http+
+#              fio-mmap+fio-read+sqlite+sqlite-mmap+sort+sort-big+gzip+
+#              xz+make+memcg-thrash, and stress-vm when FIELD_SWAP is set]
 #   FIELD_MEM  guest sizes in MB, space-separated [1024 4096]
 #   FIELD_NUMA fake NUMA nodes, space-separated [1 2]
+#   FIELD_SWAP swap disk sizes in MB, space-separated; 0 for none [0]
+#              (with swap, the freeze's hog fills it: the full-swap freeze)
 #   FIELD_DISK_BPS  read rate of the data disk, bytes/s (qemu-run
-#              --tools-bps) [0: unthrottled, an image in the host's page
-#              cache, as the first run of 2026-12-06 was measured]
+#              --tools-bps) [20000000; 0: unthrottled, an image in the
+#              host's page cache, which hardly ever freezes under TCG]
 #   REPEAT     runs per cell [5]
 #   HOLD       the freeze's hog holds its memory this long, s [300]
 #   SHOLD      each survivable workload runs this long, s [60]
@@ -43,11 +46,16 @@ die() { echo "field: error: $*" >&2; exit 1; }
 # data RAM_MB OUT: fio.dat 1.5 x RAM, db.sqlite and sort.txt 1.25 x RAM,
 # www/ (96 files of 1 MB: the HTTP server's) and text.txt (1 MB: the
 # shell loop's), from a keyed stream (openssl aes-128-ctr): the same
-# bytes on every machine.  An ext4 image (mke2fs -d), cached per RAM size.
+# bytes on every machine; linux/, Debian's linux-source-6.1 (the make
+# workload's C tree).  An ext4 image (mke2fs -d), cached per RAM size and
+# linux-source version.
 data() {
-	local ram=$1 out=$2 img dir i rows
+	local ram=$1 out=$2 img dir i rows src=/usr/src/linux-source-6.1.tar.xz ver
 	case $ram in ''|*[!0-9]*) die "data: RAM_MB '$ram' is not a number" ;; esac
-	img=$cache/data-$ram-v1.img
+	[ -r $src ] || die "$src missing: run 'make deps' (package linux-source-6.1)"
+	ver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
+		die "linux-source-6.1 is not installed: run 'make deps'"
+	img=$cache/data-$ram-v2-$ver.img
 	if [ ! -s "$img" ]; then
 		mkdir -p "$cache"
 		dir=$(mktemp -d "$cache/data.XXXXXX")
@@ -67,6 +75,8 @@ data() {
 			WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < $rows)
 			INSERT INTO t SELECT i, randomblob(1000) FROM c;" >/dev/null ||
 			die "sqlite3 failed"
+		mkdir "$dir/linux"
+		tar -xJf $src -C "$dir/linux" --strip-components=1 || die "$src: tar failed"
 		mke2fs -q -t ext4 -L field -d "$dir" "$img.tmp" >/dev/null \
 			"$(( $(du -sm "$dir" | cut -f1) * 11 / 10 + 64 ))M" || die "mke2fs -d failed"
 		mv "$img.tmp" "$img"
@@ -78,6 +88,22 @@ data() {
 	ln "$img" "$out" 2>/dev/null || cp --sparse=always "$img" "$out"
 }
 
+# workloads_for W SWAP_MB: W, with stress-vm added when there is swap
+# and FIELD_W was not given, and taken out when there is none (about RAM
+# in anonymous memory: without swap a true OOM, not survivable work).
+workloads_for() {
+	local w=$1
+	if [ "$2" -gt 0 ]; then
+		[ -z "${FIELD_W:-}" ] && w=$w+stress-vm
+	else
+		case +$w+ in *+stress-vm+*)
+			echo "field: no swap: stress-vm left out" >&2
+			w=$(echo "+$w+" | sed 's/+stress-vm+/+/g; s/^+//; s/+$//') ;;
+		esac
+	fi
+	echo "$w"
+}
+
 kernel_of() {	# the kernel a setting runs on
 	case $1 in
 	arbiter|thrash-*) echo "$patched" ;;
@@ -87,13 +113,15 @@ kernel_of() {	# the kernel a setting runs on
 
 run() {
 	local settings w mems numas runs hold shold seed out commit date
-	settings=${SETTINGS:-stock mglru-100 mglru-1000 mglru-5000 earlyoom nohang oomd-60-30 oomd-20-5 arbiter thrash-2000 thrash-5000 thrash-10000}
-	w=${FIELD_W:-freeze-http+fio-mmap+fio-read+sqlite+sqlite-mmap+sort+gzip+memcg-thrash}
+	settings=${SETTINGS:-stock mglru-100 mglru-1000 mglru-5000 earlyoom nohang oomd oomd-60-30 oomd-20-5 arbiter thrash-2000 thrash-5000 thrash-10000}
+	w=${FIELD_W:-freeze-text+freeze-http+fio-mmap+fio-read+sqlite+sqlite-mmap+sort+sort-big+gzip+xz+make+memcg-thrash}
 	mems=${FIELD_MEM:-1024 4096}
 	numas=${FIELD_NUMA:-1 2}
+	swaps=${FIELD_SWAP:-0}
+	bps=${FIELD_DISK_BPS:-20000000}
 	runs=${REPEAT:-5} hold=${HOLD:-300} shold=${SHOLD:-60} seed=${SEED:-1}
 	out=${OUT:-results/bench/field}
-	for n in $runs $hold $shold $seed $mems $numas; do
+	for n in $runs $hold $shold $seed $mems $numas $swaps $bps; do
 		case $n in ''|*[!0-9]*) die "'$n' is not a number" ;; esac
 	done
 	commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -116,42 +144,45 @@ run() {
 	local runs_file=$out/field-runs.txt
 	: >"$runs_file.new"
 	[ "${APPEND:-0}" = 1 ] && [ -r "$runs_file" ] && cat "$runs_file" >>"$runs_file.new"
-	local nw total i=0 failed=0 t_start mem numa s k kname log rc per guest_t
+	local nw total i=0 failed=0 t_start mem numa swap ws s k kname log rc per guest_t
 	nw=$(echo "${w//+/ }" | wc -w)
-	total=$(( $(echo $settings | wc -w) * $(echo $mems | wc -w) * $(echo $numas | wc -w) ))
+	total=$(( $(echo $settings | wc -w) * $(echo $mems | wc -w) * $(echo $numas | wc -w) * $(echo $swaps | wc -w) ))
 	# A run: the freeze (a warm-up, the hog's fill and hold, the wait
 	# for what hung) and every other workload for SHOLD s, each with a
 	# cache drop and start-up; the boot once.
 	per=$(( (hold + 150) + (nw - 1) * (shold + 60) ))
-	guest_t=$(( 300 + runs * per ))
+	# make's tinyconfig and prepare, once per guest, untimed: 15 min.
+	guest_t=$(( 300 + runs * per + ($(echo "+$w+" | grep -c '+make+') * 900) ))
 	t_start=$(date +%s)
 	for mem in $mems; do
 		data "$mem" "$B/field-data-$mem.img"
 		for numa in $numas; do
+		for swap in $swaps; do
+			ws=$(workloads_for "$w" "$swap")
+			[ -n "$ws" ] || die "FIELD_W=$w: nothing left to run without swap"
 			for s in $settings; do
 				i=$((i + 1))
 				k=$(kernel_of "$s")
 				kname=$([ "$k" = "$patched" ] && echo patched || echo stock)
 				[ -r "$B/logs/field/bzImage-$kname" ] || { failed=$((failed + 1)); continue; }
-				log=$B/logs/field/$i-$s-$mem-$numa.log
+				log=$B/logs/field/$i-$s-$mem-$numa-$swap.log
 				elapsed=$(( $(date +%s) - t_start ))
 				eta=
 				[ $i -gt 1 ] && eta=", about $(( elapsed * (total - i + 1) / (i - 1) / 60 )) min left"
-				printf 'field: [%d/%d] %s (%s kernel), %d MB, %d node(s): %s, %d run(s) (%d min in%s)\n' \
-					$i $total "$s" $kname "$mem" "$numa" "${w//+/ }" "$runs" \
+				printf 'field: [%d/%d] %s (%s kernel), %d MB, %d node(s), swap %d MB: %s, %d run(s) (%d min in%s)\n' \
+					$i $total "$s" $kname "$mem" "$numa" "$swap" "${ws//+/ }" "$runs" \
 					$((elapsed / 60)) "$eta" >&2
 				scripts/qemu-run.sh --quiet --kernel "$B/logs/field/bzImage-$kname" \
 					--initrd $B/initramfs.cpio --disk $B/debian-field.img \
-					--tools "$B/field-data-$mem.img" \
-					--tools-bps "${FIELD_DISK_BPS:-0}" \
-					--data $((mem * 2 + 1024)) \
+					--tools "$B/field-data-$mem.img" --tools-bps "$bps" \
+					--data $((mem * 2 + 1024)) --swap "$swap" \
 					--mem "$mem" --cpus 2 --numa "$numa" --scenario field \
 					--timeout "$guest_t" --log "$log" \
-					--append "ow.args=mode=$s,w=$w,runs=$runs,hold=$hold,shold=$shold,seed=$seed" \
+					--append "ow.args=mode=$s,w=$ws,runs=$runs,hold=$hold,shold=$shold,seed=$seed" \
 					2>"$log.runner"
 				rc=$?
 				tr -d '\r' <"$log" | sed -n 's/^# result: //p' |
-					sed "s/\$/ mem_mb=$mem nodes=$numa kernel=$kname commit=$commit date=$date/" \
+					sed "s/\$/ mem_mb=$mem nodes=$numa swap_mb=$swap disk_bps=$bps kernel=$kname commit=$commit date=$date/" \
 					>>"$runs_file.new"
 				tr -d '\r' <"$log" | grep '^not ok' | sed 's/^/field:   /' >&2
 				if [ $rc -ne 0 ]; then
@@ -160,6 +191,7 @@ run() {
 					tail -n 5 "$log.runner" | sed 's/^/field:   /' >&2
 				fi
 			done
+		done
 		done
 	done
 	mv "$runs_file.new" "$runs_file"
