@@ -51,7 +51,8 @@
 #   sort-big      the same sort with a buffer of 85% of RAM (sort -S 85%):
 #                 a program that fits, using most of memory itself, as
 #                 stock serves it; a peer that kills on free memory alone
-#                 takes it
+#                 takes it.  It reads at the data disk's rate: at 20 MB/s
+#                 the buffer is full after about 45 s (SHOLD >= 60)
 #   gzip          gzip -9 of sort.txt to /dev/null
 #   memcg-thrash  fio mmap random reads of 256 MB of fio.dat in a scope
 #                 with MemoryMax=64M: a thrash inside its own limit
@@ -464,7 +465,7 @@ time.sleep(int(sys.argv[2]))
 	local eh es
 	eh=$(echo "$hs" | sed -n 's/.*end_ms=\([0-9]*\).*/\1/p')
 	es=$(echo "$ss" | sed -n 's/.*end_ms=\([0-9]*\).*/\1/p')
-	EXTRA="freeze_ms=$(( fh > fs ? fh : fs )) freeze_end_ms=$(( eh > es ? eh : es )) hog_mb=$size ws_mb=$ws mapped_ws_mb=$mws ws_cg_mb=$cgws room_pct=$room room_of=$basis hold_s=$hold swap_mb=$(meminfo_mb SwapTotal)"
+	EXTRA="freeze_ms=$(( fh > fs ? fh : fs )) freeze_end_ms=$(( eh > es ? eh : es )) hog_mb=$size ws_mb=$ws mapped_ws_mb=$mws ws_cg_mb=$cgws room_pct=$room room_of=$basis hold_s=$hold"
 	EXTRA="$EXTRA $(echo "$hs" | sed 's/\([a-z0-9_]*\)=/probe_\1=/g') $(echo "$ss" | sed 's/\([a-z0-9_]*\)=/shell_\1=/g')"
 	EXTRA="$EXTRA psi_full_max=$(sort -n /tmp/psi.log | tail -n 1)"
 	EXTRA="$EXTRA refault_file_mb=$(( ($(vmstat_get workingset_refault_file) - rf0) >> 8 ))"
@@ -556,7 +557,7 @@ wl_stress_vm() {
 	mb=$(( $(meminfo_mb MemTotal) * 45 / 100 ))
 	surv stress-vm stress-ng --vm 2 --vm-bytes "${mb}M" --vm-keep --page-in \
 		--mmap 1 --mmap-bytes 64M --timeout "${shold}s" --metrics-brief
-	EXTRA="$EXTRA vm_mb=$((2 * mb)) swap_mb=$(meminfo_mb SwapTotal)"
+	EXTRA="$EXTRA vm_mb=$((2 * mb))"
 }
 
 for run in $(seq "$runs"); do
