@@ -145,14 +145,7 @@ run() {
 	: >"$runs_file.new"
 	[ "${APPEND:-0}" = 1 ] && [ -r "$runs_file" ] && cat "$runs_file" >>"$runs_file.new"
 	local nw total i=0 failed=0 t_start mem numa swap ws s k kname log rc per guest_t
-	nw=$(echo "${w//+/ }" | wc -w)
 	total=$(( $(echo $settings | wc -w) * $(echo $mems | wc -w) * $(echo $numas | wc -w) * $(echo $swaps | wc -w) ))
-	# A run: the freeze (a warm-up, the hog's fill and hold, the wait
-	# for what hung) and every other workload for SHOLD s, each with a
-	# cache drop and start-up; the boot once.
-	per=$(( (hold + 150) + (nw - 1) * (shold + 60) ))
-	# make's tinyconfig and prepare, once per guest, untimed: 15 min.
-	guest_t=$(( 300 + runs * per + ($(echo "+$w+" | grep -c '+make+') * 900) ))
 	t_start=$(date +%s)
 	for mem in $mems; do
 		data "$mem" "$B/field-data-$mem.img"
@@ -160,6 +153,14 @@ run() {
 		for swap in $swaps; do
 			ws=$(workloads_for "$w" "$swap")
 			[ -n "$ws" ] || die "FIELD_W=$w: nothing left to run without swap"
+			# A run: the freeze (a warm-up, the hog's fill and hold,
+			# the wait for what hung) and every other workload for
+			# SHOLD s, each with a cache drop and start-up; the boot
+			# once; make's tinyconfig and prepare, once per guest,
+			# untimed: 15 min.
+			nw=$(echo "${ws//+/ }" | wc -w)
+			per=$(( (hold + 150) + (nw - 1) * (shold + 60) ))
+			guest_t=$(( 300 + runs * per + ($(echo "+$ws+" | grep -c '+make+') * 900) ))
 			for s in $settings; do
 				i=$((i + 1))
 				k=$(kernel_of "$s")

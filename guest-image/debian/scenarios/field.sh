@@ -50,8 +50,8 @@
 #   sort          GNU sort of sort.txt, temporary files on the scratch disk
 #   sort-big      the same sort with a buffer of 85% of RAM (sort -S 85%):
 #                 a program that fits, using most of memory itself, as
-#                 stock serves it; a peer that kills on free memory alone
-#                 takes it.  It reads at the data disk's rate: at 20 MB/s
+#                 stock serves it, meant to bring a peer that kills on
+#                 free memory alone to its threshold.  It reads at the data disk's rate: at 20 MB/s
 #                 the buffer is full after about 45 s (SHOLD >= 60)
 #   gzip          gzip -9 of sort.txt to /dev/null
 #   memcg-thrash  fio mmap random reads of 256 MB of fio.dat in a scope
