@@ -1970,6 +1970,14 @@ static bool same_shape(const struct fcell *a, const struct fcell *b)
 	       !strcmp(a->swap, b->swap);
 }
 
+/* rec is one of c's runs: its setting on its machine. */
+static bool in_cell(const struct fcell *c, const struct ow_rec *rec)
+{
+	struct fcell key = shape_of(rec);
+
+	return !strcmp(rec->mode, c->mode) && same_shape(c, &key);
+}
+
 static bool fcell_before(const struct fcell *a, const struct fcell *b)
 {
 	if (a->shape != b->shape)
@@ -2027,9 +2035,8 @@ static int field_build(struct field *fd, const struct ow_report *r,
 		for (size_t i = 0; i < r->n; i++) {
 			const struct ow_rec *rec = &r->rec[i];
 			const struct ow_field *f;
-			struct fcell key = shape_of(rec);
 
-			if (strcmp(rec->mode, c->mode) || !same_shape(c, &key))
+			if (!in_cell(c, rec))
 				continue;
 			if (field_is(rec, "group", "freeze")) {
 				c->freeze_runs++;
@@ -2151,11 +2158,9 @@ static void field_detail(FILE *f, const struct field *fd,
 				for (size_t i = 0; i < r->n; i++) {
 					const struct ow_rec *rec = &r->rec[i];
 					const struct ow_field *fm;
-					struct fcell key = shape_of(rec);
 
 					if (strcmp(rec->scenario, fd->scen[w]) ||
-					    strcmp(rec->mode, c->mode) ||
-					    !same_shape(c, &key))
+					    !in_cell(c, rec))
 						continue;
 					runs++;
 					if (!field_is(rec, "group", "freeze")) {
@@ -2265,10 +2270,8 @@ static void field_thrash(FILE *f, const struct field *fd,
 
 		for (size_t i = 0; i < r->n; i++) {
 			const struct ow_rec *rec = &r->rec[i];
-			struct fcell key = shape_of(rec);
 
-			if (!strcmp(rec->mode, c->mode) && same_shape(c, &key) &&
-			    field_is(rec, "group", "freeze") &&
+			if (in_cell(c, rec) && field_is(rec, "group", "freeze") &&
 			    ow_rec_field(rec, "th_spells"))
 				fthrash_add(&t, rec, timeout);
 		}

@@ -996,6 +996,20 @@ static const char field_expected[] =
 "| freeze-http | 2.0 (1) |\n"
 "| sort | – |\n";
 
+/* ow_report_field() of r into a malloc'd string; its return in *ret. */
+static char *field_md(const struct ow_report *r,
+		      const struct ow_report_opts *o, const char *dir, int *ret)
+{
+	char err[256], *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	*ret = f ? ow_report_field(f, r, o, dir, err, sizeof(err)) : -1;
+	if (f)
+		fclose(f);
+	return buf;
+}
+
 static void test_field(void)
 {
 	const struct ow_report_opts o = {
@@ -1003,19 +1017,15 @@ static void test_field(void)
 		.order = "stock,arbiter,thrash-2000",
 	};
 	struct ow_report r;
-	char err[256], path[600], *buf = NULL, *svg;
+	char err[256], path[600], *buf, *svg;
 	size_t len = 0;
 	const char *dir = svg_dir();
-	FILE *f;
 	int ret;
 
 	ow_report_init(&r);
 	tap_ok(read_text(&r, field_text, err, sizeof(err)) == 0 && r.n == 8,
 	       "field: the records load");
-	f = open_memstream(&buf, &len);
-	ret = f ? ow_report_field(f, &r, &o, dir, err, sizeof(err)) : -1;
-	if (f)
-		fclose(f);
+	buf = field_md(&r, &o, dir, &ret);
 	tap_ok(ret == 0 && same_text(buf, field_expected),
 	       "field: a table per machine in --order, the freeze capped at "
 	       "300 s, hog kills and losses counted; a table per workload");
@@ -1085,19 +1095,14 @@ static void test_field_thrash(void)
 		.order = "stock,arbiter,thrash-10000",
 	};
 	struct ow_report r;
-	char err[256], path[600], *buf = NULL;
-	size_t len = 0;
+	char err[256], path[600], *buf;
 	const char *dir = svg_dir();
-	FILE *f;
 	int ret;
 
 	ow_report_init(&r);
 	tap_ok(read_text(&r, field_thrash_text, err, sizeof(err)) == 0 &&
 	       r.n == 8, "field thrash: the records load");
-	f = open_memstream(&buf, &len);
-	ret = f ? ow_report_field(f, &r, &o, dir, err, sizeof(err)) : -1;
-	if (f)
-		fclose(f);
+	buf = field_md(&r, &o, dir, &ret);
 	tap_ok(ret == 0 && buf &&
 	       strstr(buf, "\n#### The thrash rule in the freeze runs") &&
 	       strstr(buf, "| 1024 MB, 1 node | arbiter | 1 | 0 | – | 0 | 0 "

@@ -128,6 +128,7 @@ swap_on() {
 	d=$(dev_of swap) || return 0
 	grep -q "^$d " /proc/swaps || { mkswap "$d" >/dev/null && swapon "$d"; }
 }
+# meminfo_mb KEY: a /proc/meminfo value in MB.
 meminfo_mb() { awk -v k="$1:" '$1 == k { print int($2 / 1024) }' /proc/meminfo; }
 mount_disks && swap_on
 t $? "the field data ($(du -sm $F 2>/dev/null | cut -f1) MB on $F) and the scratch disk are mounted; swap $(meminfo_mb SwapTotal) MB"
@@ -206,13 +207,12 @@ $([ "$(meminfo_mb SwapTotal)" -gt 0 ] && echo ManagedOOMSwap=kill)"
 	esac
 }
 apply_setting "$mode"
-t $? "setting $mode ($(uname -r), $(awk '/MemTotal/ { print int($2 / 1024) }' /proc/meminfo) MB)"
+t $? "setting $mode ($(uname -r), $(meminfo_mb MemTotal) MB)"
 
 vmstat_get() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 # Page cache and anonymous memory, kB.
 used_kb() { awk '/^(Cached|AnonPages):/ { n += $2 } END { print n }' /proc/meminfo; }
 mapped_kb() { awk '/^Mapped:/ { print $2 }' /proc/meminfo; }
-mem_available_mb() { awk '/MemAvailable/ { print int($2 / 1024) }' /proc/meminfo; }
 # Kills user-space peers logged since $1 (s since the epoch).
 peer_kills() {
 	journalctl -q --since "@$1" -u earlyoom -u nohang-psi -u systemd-oomd 2>/dev/null |
@@ -417,9 +417,9 @@ wl_freeze_http() {
 	done
 	cgws=$((cgws >> 20))
 	if [ "$basis" = mapped ]; then
-		size=$(( $(mem_available_mb) - mws * room / 100 ))
+		size=$(( $(meminfo_mb MemAvailable) - mws * room / 100 ))
 	else
-		size=$(( $(mem_available_mb) - ws * room / 100 ))
+		size=$(( $(meminfo_mb MemAvailable) - ws * room / 100 ))
 	fi
 	# With swap, the full-swap freeze: the hog fills the swap as well.
 	size=$(( size + $(meminfo_mb SwapFree) ))
