@@ -64,6 +64,11 @@
 #                 mm/ and kernel/ from nothing for SHOLD s
 #   stress-vm     stress-ng vm (2 x 45% of RAM, kept), mmap and page-in:
 #                 survivable with swap only (FIELD_SWAP)
+#   stress-hold   stress-ng vm, one worker keeping all of MemAvailable but
+#                 6% of RAM and writing it over and over: a program that
+#                 fits and holds most of memory itself (a database's
+#                 cache, a JVM's heap), as stock serves it; MemAvailable
+#                 stays under earlyoom's 10% while it runs
 # Survivable workloads run SHOLD s each (timeout(1) ends them: that is no
 # loss); lost=1 when one of its processes died of a signal otherwise, or
 # anything was killed (the kernel's or a peer's kill) while it ran.
@@ -558,6 +563,18 @@ wl_stress_vm() {
 	surv stress-vm stress-ng --vm 2 --vm-bytes "${mb}M" --vm-keep --page-in \
 		--mmap 1 --mmap-bytes 64M --timeout "${shold}s" --metrics-brief
 	EXTRA="$EXTRA vm_mb=$((2 * mb))"
+}
+
+# stress-ng's vm stressor holding MemAvailable less 6% of MemTotal (the
+# room the rest of the system keeps), kept and rewritten for shold s.
+# --oomable: a killed worker is not restarted (any kill loses the run
+# anyway, from the kernel's count or the peer's journal).
+wl_stress_hold() {
+	local mb
+	mb=$(( $(meminfo_mb MemAvailable) - $(meminfo_mb MemTotal) * 6 / 100 ))
+	surv stress-hold stress-ng --vm 1 --vm-bytes "${mb}M" --vm-keep --oomable \
+		--timeout "${shold}s" --metrics-brief
+	EXTRA="$EXTRA vm_mb=$mb room_pct=6"
 }
 
 for run in $(seq "$runs"); do
