@@ -76,12 +76,14 @@
 # Result keys: scenario mode run group(freeze|survivable) lost died
 # kills(kernel oom_kill) peer_kills(earlyoom, nohang, systemd-oomd in the
 # journal) wall_ms avail_min_mb (the lowest MemAvailable, sampled every
-# second); freeze: freeze_ms freeze_end_ms hog_mb ws_mb
+# second) avail_samples (how many: fewer than wall_ms/1000 when a freeze
+# stalled the sampler); freeze: freeze_ms freeze_end_ms hog_mb ws_mb
 # probe_p50_ms probe_max_ms probe_base_ms probe_errors psi_full_max,
 # refault_file_mb and majfault_k (/proc/vmstat's workingset_refault_file
 # and pgmajfault over the hold), on the patched kernel th_* (what the
 # thrash rule saw: thrash_keys); survivable: exit (of the workload's
-# program), and its progress where it has one.
+# program), psi_full_max (over the run), and its progress where it has
+# one.
 set -u
 n=0 pass=0 fail=0
 t() { n=$((n + 1)); if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok $n - $2"; else fail=$((fail + 1)); echo "not ok $n - $2"; fi; }
@@ -574,7 +576,8 @@ wl_stress_hold() {
 	mb=$(( $(meminfo_mb MemAvailable) - $(meminfo_mb MemTotal) * 6 / 100 ))
 	surv stress-hold stress-ng --vm 1 --vm-bytes "${mb}M" --vm-keep --oomable \
 		--timeout "${shold}s" --metrics-brief
-	EXTRA="$EXTRA vm_mb=$mb room_pct=6"
+	# Its progress: the vm stressor's bogo ops ("stress-ng: metrc: [PID] vm N ...").
+	EXTRA="$EXTRA vm_mb=$mb room_pct=6 bogo_ops=$(awk '$4 == "vm" { print $5; exit }' /tmp/surv.log)"
 }
 
 for run in $(seq "$runs"); do
@@ -594,16 +597,23 @@ for run in $(seq "$runs"); do
 		DIED= EXTRA= GROUP=
 		k0=$(vmstat_get oom_kill)
 		since=$(date +%s)
-		rm -f /tmp/avail.log
+		rm -f /tmp/avail.log /tmp/psi-run.log
 		avail_log /tmp/avail.log &
 		al=$!
+		psi_full_max /tmp/psi-run.log &
+		pl=$!
 		w0=$(now_ms)
 		$fn $fa
 		rc=$?
 		wall=$(( $(now_ms) - w0 ))
-		kill $al 2>/dev/null
-		wait $al 2>/dev/null
-		EXTRA="$EXTRA avail_min_mb=$(sort -n /tmp/avail.log | head -n 1)"
+		kill $al $pl 2>/dev/null
+		wait $al $pl 2>/dev/null
+		# avail_samples: a sampler stalled by a freeze takes fewer than
+		# one a second, and may miss the lowest MemAvailable.
+		EXTRA="$EXTRA avail_min_mb=$(sort -n /tmp/avail.log | head -n 1) avail_samples=$(wc -l </tmp/avail.log)"
+		# The freeze has its own, over the hold.
+		[ "$GROUP" = survivable ] &&
+			EXTRA="$EXTRA psi_full_max=$(sort -n /tmp/psi-run.log | tail -n 1)"
 		sleep 1
 		kills=$(( $(vmstat_get oom_kill) - k0 ))
 		pk=$(peer_kills "$since")
