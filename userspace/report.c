@@ -2191,8 +2191,8 @@ static void field_detail(FILE *f, const struct field *fd,
 }
 
 /*
- * The thrash rule in a cell's freeze runs (th_* keys, from the guest's
- * oomwatch recording): how long the node was marked thrashing, whether
+ * The thrash rule in a cell's freeze or survivable runs (th_* keys, from
+ * the guest's oomwatch recording): how long the node was marked thrashing, whether
  * the rule killed, and when the freeze ended (freeze_end_ms) after the
  * spell it was judged by began: the one its grant came in, else the
  * first.  The issue's bound is the setting's timeout (thrash-MS) + 1 s;
@@ -2255,12 +2255,32 @@ static void fthrash_add(struct fthrash *t, const struct ow_rec *rec,
 	t->after[t->nafter++] = end > spell ? end - spell : 0;
 }
 
+/* The table's head: the freeze runs' has the bound's two columns. */
+static void fthrash_head(FILE *f, bool freeze)
+{
+	fprintf(f, "\n#### The thrash rule in the %s runs (the guest's "
+		"oomwatch recording)\n\n| machine | setting | %s runs | "
+		"marked thrashing | longest spell, median s (min" EN_DASH
+		"max) | thrash grants | thrash kills | other OOM kills |%s\n"
+		"|---|---|--:|--:|--:|--:|--:|--:|%s\n",
+		freeze ? "freeze" : "survivable",
+		freeze ? "freeze" : "survivable",
+		freeze ? " freeze end after its spell began, median s (min"
+			 EN_DASH "max) | ended within timeout + 1 s |" : "",
+		freeze ? "--:|--:|" : "");
+}
+
+/*
+ * A row per cell of @group's runs with th_* keys.  In the survivable
+ * runs, a spell is how near the rule came to a false kill: its longest
+ * against the timeout is the margin, a grant there is the false kill.
+ */
 static void field_thrash(FILE *f, const struct field *fd,
-			 const struct ow_report *r)
+			 const struct ow_report *r, const char *group)
 {
 	static const struct unit sec = { "_ms", 3, "s", 1000, 1 };
 	double longest[r->n ? r->n : 1], after[r->n ? r->n : 1];
-	bool head = false;
+	bool freeze = !strcmp(group, "freeze"), head = false;
 
 	for (size_t j = 0; j < fd->n; j++) {
 		const struct fcell *c = &fd->c[j];
@@ -2271,23 +2291,14 @@ static void field_thrash(FILE *f, const struct field *fd,
 		for (size_t i = 0; i < r->n; i++) {
 			const struct ow_rec *rec = &r->rec[i];
 
-			if (in_cell(c, rec) && field_is(rec, "group", "freeze") &&
+			if (in_cell(c, rec) && field_is(rec, "group", group) &&
 			    ow_rec_field(rec, "th_spells"))
 				fthrash_add(&t, rec, timeout);
 		}
 		if (!t.runs)
 			continue;
 		if (!head)
-			fputs("\n#### The thrash rule in the freeze runs "
-			      "(the guest's oomwatch recording)\n\n"
-			      "| machine | setting | freeze runs | marked "
-			      "thrashing | longest spell, median s (min"
-			      EN_DASH "max) | thrash grants | thrash kills | "
-			      "other OOM kills | freeze end after its spell "
-			      "began, median s (min" EN_DASH "max) | ended "
-			      "within timeout + 1 s |\n"
-			      "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n",
-			      f);
+			fthrash_head(f, freeze);
 		head = true;
 		fputs("| ", f);
 		put_shape(f, c);
@@ -2296,8 +2307,13 @@ static void field_thrash(FILE *f, const struct field *fd,
 		fprintf(f, " | %zu | %zu | ", t.runs, t.thrashed);
 		ow_range_of(t.longest, t.nlongest, &g);
 		put_range(f, &g, &sec);
-		fprintf(f, " | %zu | %zu | %zu | ", t.granted, t.killed,
+		fprintf(f, " | %zu | %zu | %zu |", t.granted, t.killed,
 			t.oom_killed);
+		if (!freeze) {
+			fputc('\n', f);
+			continue;
+		}
+		fputc(' ', f);
 		ow_range_of(t.after, t.nafter, &g);
 		put_range(f, &g, &sec);
 		if (t.checked)
@@ -2473,7 +2489,8 @@ int ow_report_field(FILE *md, const struct ow_report *r,
 	      md);
 	field_summary(md, &fd);
 	field_detail(md, &fd, r);
-	field_thrash(md, &fd, r);
+	field_thrash(md, &fd, r, "freeze");
+	field_thrash(md, &fd, r, "survivable");
 	field_free(&fd);
 	ret = write_status(md);
 	if (ret) {

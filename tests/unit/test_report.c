@@ -1082,6 +1082,14 @@ static const char field_thrash_text[] =
 "mem_mb=1024 nodes=1\n"
 "# result: scenario=stress-vm mode=thrash-10000 run=1 group=survivable "
 "lost=0 died= kills=1 peer_kills=0 mem_mb=1024 nodes=1\n"
+"# result: scenario=stress-hold mode=thrash-10000 run=1 group=survivable "
+"lost=0 died= kills=0 peer_kills=0 th_spells=1 th_set_ms=500 "
+"th_longest_ms=1200 th_total_ms=1200 th_grant_ms=-1 th_grant_set_ms=-1 "
+"kill_ms=-1 kill_by=- mem_mb=1024 nodes=1\n"
+"# result: scenario=fio-mmap mode=thrash-10000 run=1 group=survivable "
+"lost=0 died= kills=0 peer_kills=0 th_spells=0 th_set_ms=-1 "
+"th_longest_ms=-1 th_total_ms=-1 th_grant_ms=-1 th_grant_set_ms=-1 "
+"kill_ms=-1 kill_by=- mem_mb=1024 nodes=1\n"
 "# result: scenario=freeze-text mode=thrash-10000 run=1 group=freeze "
 "lost=0 died=hog freeze_ms=12000 freeze_end_ms=12000 th_spells=1 "
 "th_set_ms=1500 th_longest_ms=10600 th_grant_ms=11500 "
@@ -1101,7 +1109,7 @@ static void test_field_thrash(void)
 
 	ow_report_init(&r);
 	tap_ok(read_text(&r, field_thrash_text, err, sizeof(err)) == 0 &&
-	       r.n == 8, "field thrash: the records load");
+	       r.n == 10, "field thrash: the records load");
 	buf = field_md(&r, &o, dir, &ret);
 	tap_ok(ret == 0 && buf &&
 	       strstr(buf, "\n#### The thrash rule in the freeze runs") &&
@@ -1111,7 +1119,10 @@ static void test_field_thrash(void)
 		      "(4.0–12.0) | 2 | 2 | 1 | 11.5 (10.9–12.1) | 1/2 |\n") &&
 	       !strstr(buf, "| 1024 MB, 1 node | stock |") &&
 	       strstr(buf, "| thrash-10000 | ? | 4 | 7.0 (0.0–16.0) | 2 | 0 "
-		      "| 1 | 1 |\n") &&
+		      "| 3 | 1 |\n") &&
+	       strstr(buf, "\n#### The thrash rule in the survivable runs") &&
+	       strstr(buf, "| 1024 MB, 1 node | thrash-10000 | 2 | 1 | 1.2 | "
+		      "0 | 0 | 0 |\n") &&
 	       strstr(buf, "| stress-vm | – | – | 1/1 |\n") &&
 	       strstr(buf, "| 1024 MB, 1 node, swap 256 MB | thrash-10000 | 1 "
 		      "| 1 | 10.6 | 1 | 1 | 0 | 10.5 | 1/1 |\n") &&
@@ -1119,7 +1130,8 @@ static void test_field_thrash(void)
 	       "field thrash: a row per setting with th_* keys; the freeze's "
 	       "end after its grant's spell, held to the timeout + 1 s; a "
 	       "survivable run with a kill (kills=1, lost=0) is lost; a "
-	       "machine with swap is a machine of its own");
+	       "machine with swap is a machine of its own; the survivable "
+	       "runs' spells in a table of their own");
 	if (buf && !strstr(buf, "1/2 |"))
 		tap_diag("%s", buf);
 	free(buf);

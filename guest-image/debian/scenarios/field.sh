@@ -82,8 +82,8 @@
 # refault_file_mb and majfault_k (/proc/vmstat's workingset_refault_file
 # and pgmajfault over the hold), on the patched kernel th_* (what the
 # thrash rule saw: thrash_keys); survivable: exit (of the workload's
-# program), psi_full_max (over the run), and its progress where it has
-# one.
+# program), psi_full_max and on the patched kernel th_* (over the run),
+# and its progress where it has one.
 set -u
 n=0 pass=0 fail=0
 t() { n=$((n + 1)); if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok $n - $2"; else fail=$((fail + 1)); echo "not ok $n - $2"; fi; }
@@ -611,9 +611,11 @@ for run in $(seq "$runs"); do
 		# avail_samples: a sampler stalled by a freeze takes fewer than
 		# one a second, and may miss the lowest MemAvailable.
 		EXTRA="$EXTRA avail_min_mb=$(sort -n /tmp/avail.log | head -n 1) avail_samples=$(wc -l </tmp/avail.log)"
-		# The freeze has its own, over the hold.
+		# The freeze has its own, over the hold.  A survivable run's
+		# thrashing spells are how near the thrash rule came to a
+		# false kill.
 		[ "$GROUP" = survivable ] &&
-			EXTRA="$EXTRA psi_full_max=$(sort -n /tmp/psi-run.log | tail -n 1)"
+			EXTRA="$EXTRA psi_full_max=$(sort -n /tmp/psi-run.log | tail -n 1) $(thrash_keys "$w0" "$((w0 + wall))")"
 		sleep 1
 		kills=$(( $(vmstat_get oom_kill) - k0 ))
 		pk=$(peer_kills "$since")
