@@ -126,7 +126,11 @@ run() {
 		case $n in ''|*[!0-9]*) die "'$n' is not a number" ;; esac
 	done
 	commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-	git diff --quiet HEAD 2>/dev/null || commit="$commit+dirty"
+	# Dirty: code that differs from the commit.  results/ does not
+	# count: a campaign of several runs (APPEND=1) commits its results
+	# between them, or not.
+	git diff --quiet HEAD -- . ':(exclude)results' 2>/dev/null ||
+		commit="$commit+dirty"
 	date=$(date -u +%Y-%m-%d)
 	patched=$B/kernel/bzImage
 	stock=$(scripts/kernel.sh --stock --print-dir)/arch/x86/boot/bzImage
