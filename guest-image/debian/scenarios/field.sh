@@ -76,8 +76,8 @@
 # Result keys: scenario mode run group(freeze|survivable) lost died
 # kills(kernel oom_kill) peer_kills(earlyoom, nohang, systemd-oomd in the
 # journal) wall_ms avail_min_mb (the lowest MemAvailable, sampled every
-# second) avail_samples (how many: fewer than wall_ms/1000 when a freeze
-# stalled the sampler); freeze: freeze_ms freeze_end_ms hog_mb ws_mb
+# second) avail_samples (how many: about 0.85 a second, far fewer when a
+# freeze stalled the sampler); freeze: freeze_ms freeze_end_ms hog_mb ws_mb
 # probe_p50_ms probe_max_ms probe_base_ms probe_errors psi_full_max,
 # refault_file_mb and majfault_k (/proc/vmstat's workingset_refault_file
 # and pgmajfault over the hold), on the patched kernel th_* (what the
@@ -608,8 +608,8 @@ for run in $(seq "$runs"); do
 		wall=$(( $(now_ms) - w0 ))
 		kill $al $pl 2>/dev/null
 		wait $al $pl 2>/dev/null
-		# avail_samples: a sampler stalled by a freeze takes fewer than
-		# one a second, and may miss the lowest MemAvailable.
+		# avail_samples: a sampler stalled by a freeze takes far fewer than
+		# its usual 0.85 a second, and may miss the lowest MemAvailable.
 		EXTRA="$EXTRA avail_min_mb=$(sort -n /tmp/avail.log | head -n 1) avail_samples=$(wc -l </tmp/avail.log)"
 		# The freeze has its own, over the hold.  A survivable run's
 		# thrashing spells are how near the thrash rule came to a
