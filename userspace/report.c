@@ -2192,8 +2192,8 @@ static void field_detail(FILE *f, const struct field *fd,
 
 /*
  * The thrash rule in a cell's freeze or survivable runs (th_* keys, from
- * the guest's oomwatch recording): how long the node was marked thrashing, whether
- * the rule killed, and when the freeze ended (freeze_end_ms) after the
+ * the guest's oomwatch recording): how long the node was marked
+ * thrashing, whether the rule killed, and when the freeze ended (freeze_end_ms) after the
  * spell it was judged by began: the one its grant came in, else the
  * first.  The issue's bound is the setting's timeout (thrash-MS) + 1 s;
  * a freeze that ended before its spell began is within it.
@@ -2255,18 +2255,18 @@ static void fthrash_add(struct fthrash *t, const struct ow_rec *rec,
 	t->after[t->nafter++] = end > spell ? end - spell : 0;
 }
 
-/* The table's head: the freeze runs' has the bound's two columns. */
-static void fthrash_head(FILE *f, bool freeze)
+/* The table's head; the freeze runs' has the bound's two columns. */
+static void fthrash_head(FILE *f, const char *group, bool freeze)
 {
 	fprintf(f, "\n#### The thrash rule in the %s runs (the guest's "
 		"oomwatch recording)\n\n| machine | setting | %s runs | "
 		"marked thrashing | longest spell, median s (min" EN_DASH
-		"max) | thrash grants | thrash kills | other OOM kills |%s\n"
-		"|---|---|--:|--:|--:|--:|--:|--:|%s\n",
-		freeze ? "freeze" : "survivable",
-		freeze ? "freeze" : "survivable",
-		freeze ? " freeze end after its spell began, median s (min"
-			 EN_DASH "max) | ended within timeout + 1 s |" : "",
+		"max) | thrash grants | thrash kills | other OOM kills |",
+		group, group);
+	if (freeze)
+		fputs(" freeze end after its spell began, median s (min"
+		      EN_DASH "max) | ended within timeout + 1 s |", f);
+	fprintf(f, "\n|---|---|--:|--:|--:|--:|--:|--:|%s\n",
 		freeze ? "--:|--:|" : "");
 }
 
@@ -2298,7 +2298,7 @@ static void field_thrash(FILE *f, const struct field *fd,
 		if (!t.runs)
 			continue;
 		if (!head)
-			fthrash_head(f, freeze);
+			fthrash_head(f, group, freeze);
 		head = true;
 		fputs("| ", f);
 		put_shape(f, c);
