@@ -730,10 +730,18 @@ static void on_token_pass(struct ow_out *o, const struct oomwatch_event *ev,
 
 /* ----------------------------------------------------- thrash rule */
 
-static const char *thrash_clear_text(unsigned int r)
+/*
+ * A calm window of more than two is one no reclaim pass closed: the
+ * kernel ends the spell once that is certain (mm/oom_arbiter.c,
+ * thrash_pause_work()), not at the next pass.
+ */
+static const char *thrash_clear_text(const struct oomwatch_event *ev)
 {
-	switch (r) {
+	switch (ev->thrash.reason) {
 	case OW_THRASH_CALM:
+		if (ev->thrash.window_ms > 2 * OW_THRASH_WINDOW_MS)
+			return "reclaim paused, no window of reclaim closed "
+			       "for over 2 s";
 		return "a window of reclaim did not thrash";
 	case OW_THRASH_DISABLED:
 		return "vm.oom_arbiter_thrash was switched";
@@ -785,7 +793,7 @@ static void on_thrashing(struct ow_out *o, const struct oomwatch_event *ev,
 	fprintf(f, "node %d after %u ms: %s: %s",
 		ev->thrash.nid, ev->thrash.duration_ms,
 		ow_thrash_clear_reason_name(ev->thrash.reason),
-		thrash_clear_text(ev->thrash.reason));
+		thrash_clear_text(ev));
 	if (ev->thrash.reason == OW_THRASH_CALM) {
 		fprintf(f, " (%u ms: ", ev->thrash.window_ms);
 		window_counts(f, ev->thrash.refaulted, ev->thrash.faulted,

@@ -49,7 +49,10 @@
 #  9. nothing eligible (every task oom_score_adj -1000), the rule on, a
 #     freeze held 20 s: each grant is taken, finds no task to kill and is
 #     dropped (oom_veto no_victim), with no "System is deadlocked on
-#     memory" panic; the hog holds to the end of its hold.
+#     memory" panic; the hog holds to the end of its hold.  Then no
+#     reclaim pass comes (memory is free), and the node is still calm
+#     again within 2 s, two windows, of the hog's end: a spell ends
+#     with the thrashing, not at the next reclaim pass.
 #
 # OW_ARGS: timeout=MS hold=S hold_off=S stream=S (needs --data > RAM + 64)
 #          panic=0 skips part 7 (on a kernel that would panic there, so
@@ -61,7 +64,7 @@ hold=${ARG_hold:-60}
 hold_off=${ARG_hold_off:-30}
 stream=${ARG_stream:-30}
 panic=${ARG_panic:-1}
-ktap_plan 28
+ktap_plan 29
 
 [ -e /proc/sys/vm/oom_arbiter_thrash ]
 ok $? "the kernel has the thrash rule (vm.oom_arbiter_thrash)" || {
@@ -88,7 +91,8 @@ else
 	ok 0 "multi-gen LRU: # SKIP no $lru"
 fi
 
-# One freeze: the programs, then the hog for $1 s.  Sets HOG, HOG_RC,
+# One freeze: the programs, then the hog for $1 s, named $2 in the result
+# line; the programs run ${3:-3} s after the hog.  Sets HOG, HOG_RC,
 # STATS (freeze_stats) and leaves the recording in /tmp/ow.jsonl.
 freeze_run() {
 	local thr size t0 full end
@@ -102,7 +106,7 @@ freeze_run() {
 	wait $HOG
 	HOG_RC=$?
 	# The programs' pace after the hog, whatever ended it.
-	sleep 3
+	sleep "${3:-3}"
 	kill $thr 2>/dev/null
 	wait $thr
 	sleep 1
@@ -334,7 +338,7 @@ rmdir $cg/ow-thrash 2>/dev/null
 # 9. Nothing eligible: the grant is dropped, the kernel does not panic.
 # The shell's -1000 is inherited by everything the freeze starts.
 echo -1000 >/proc/self/oom_score_adj
-freeze_run 20 no_victim
+freeze_run 20 no_victim 6
 echo 0 >/proc/self/oom_score_adj
 drops=$(grep '"type":"oom_veto"' /tmp/ow.jsonl | grep -c '"reason":20,')
 grep -E '"type":"(oom_thrash_[a-z]*|oom_veto)"' /tmp/ow.jsonl | head -n 3 | sed 's/^/# /'
@@ -343,4 +347,19 @@ echo "# result: scenario=thrash rule=no_victim hog_rc=$HOG_RC drops=$drops kills
 ok $? "nothing eligible: $drops thrash grant(s) taken and dropped (oom_veto no_victim), nobody killed, no panic"
 [ "$HOG_RC" -eq 0 ] && [ "$OW_RC" -eq 0 ]
 ok $? "nothing eligible: the hog held to the end (exit $HOG_RC), every invariant kept (exit $OW_RC)"
+# The node thrashed until the hog exited; then no reclaim pass closes a
+# window, as memory is free.  The spell must still end: no later than
+# two windows (a longer one never thrashes) after the last one closed,
+# itself before the hog's end, not at the next reclaim pass, which here
+# never comes (the node stayed "thrashing" through the next workload).
+last=$(grep -E '"type":"thrashing_(set|clear)"' /tmp/ow.jsonl | tail -n 1)
+last_type=$(echo "$last" | sed -n 's/.*"type":"\([a-z_]*\)".*/\1/p')
+hog_end=$(sed -n 's/^ow-hog: end_ns \([0-9]*\)$/\1/p' /tmp/hog.log | head -n 1)
+after=-1
+[ "$last_type" = thrashing_clear ] && [ -n "$hog_end" ] &&
+	after=$(ms_between "$hog_end" "$(echo "$last" | sed -n 's/.*"ts_ns":\([0-9]*\).*/\1/p')")
+echo "$last" | sed 's/^/# /'
+echo "# result: scenario=thrash rule=no_victim_end last=${last_type:-none} clear_after_hog_ms=$after"
+[ "$last_type" = thrashing_clear ] && [ "$after" -le $((2000 + 1000 * SLOW)) ]
+ok $? "nothing eligible: the node was calm again $after ms after the hog's end, with no reclaim since (last: ${last_type:-none}; want a thrashing_clear within $((2000 + 1000 * SLOW)) ms)"
 ktap_done

@@ -217,6 +217,10 @@ static void test_thrash_lines(void)
 		    .reason = OW_THRASH_DISABLED }) },
 		{ .ev = E_BY(24000, OW_THRASH_TAKE, 203, "x", .seq = 8,
 		    .take = { .pid = 203, .nid = 3, .comm = "x" }) },
+		{ .ev = E_BY(26000, OW_THRASHING_CLEAR, 0, "kworker/0:1",
+		    .seq = 9, .thrash = { .nid = 2, .duration_ms = 12004,
+		    .window_ms = 2004, .refaulted = 12, .reclaimed = 0,
+		    .reason = OW_THRASH_CALM }) },
 	};
 	char *b = timeline(steps, ARRAY_SIZE(steps), OW_CLOCK_NONE);
 	bool ok;
@@ -250,9 +254,13 @@ static void test_thrash_lines(void)
 		       "vm.oom_arbiter_thrash was switched\n");
 	ok &= contains(b, "THRASH TAKE   x[203] memcg ? takes node 3's thrash "
 		       "grant (not in the recording)");
+	ok &= contains(b, "    26.000000 NOT THRASHING node 2 after 12004 ms: "
+		       "calm: reclaim paused, no window of reclaim closed for "
+		       "over 2 s (2004 ms: 12 file refaults, 0 pages "
+		       "reclaimed)\n");
 	tap_ok(ok, "timeline: thrashing set and clear, the thrash grant's "
 	       "evidence with (!), takes, the kill after a take, a dropped "
-	       "grant");
+	       "grant, a spell ended by a pause of reclaim");
 	if (!ok)
 		tap_diag("%s", b);
 	free(b);
