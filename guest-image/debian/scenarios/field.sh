@@ -331,6 +331,11 @@ freeze_stats() {
 #   th_set_ms      the first spell's start (the set's window start), from T0
 #   th_longest_ms  the longest spell (one still open at T1 counts to T1)
 #   th_total_ms    all spells together
+#   th_ends        how each spell in [T0, T1] ended: the calm window of
+#                  its thrashing_clear, WINDOW_MS:NEAR:RECLAIMED (pages;
+#                  a thrashing node stays so while NEAR > RECLAIMED / 4,
+#                  both >= 512 a second, WINDOW_MS <= 2000),
+#                  comma-separated, the first 20; "-" for none
 #   th_grant_ms    the first oom_thrash_grant, from T0
 #   th_grant_set_ms  the start of the spell that grant came in
 #   kill_ms        the first OOM kill (mark_victim), from T0; kill_by, the
@@ -351,7 +356,7 @@ files = sorted(sys.argv[3:], key=lambda p: -int(p.rsplit(".", 1)[1]) if p[-1].is
 # CLOCK_MONOTONIC (ts_ns) to ms since the epoch, relative to T0.
 off = time.time() * 1000 - time.clock_gettime(time.CLOCK_MONOTONIC) * 1000 - t0
 end = t1 - t0
-spells, open_ = [], {}
+spells, open_, ends = [], {}, []
 grant = grant_set = kill = -1
 victim = by = "-"
 permits = {"oom_grant": "grant", "oom_thrash_take": "thrash", "oom_fallback": "fallback"}
@@ -375,6 +380,9 @@ for p in files:
         elif k == "thrashing_clear" and nid in open_:
             spells.append((open_[nid], ms))
             del open_[nid]
+            if ms >= 0 and len(ends) < 20:
+                ends.append("%d:%d:%d" % (e.get("window_ms", 0),
+                            e.get("near", 0), e.get("reclaimed", 0)))
         elif k == "oom_thrash_grant" and ms >= 0 and grant < 0:
             grant, grant_set = ms, open_.get(nid, -1)
         elif k in permits:
@@ -384,11 +392,12 @@ for p in files:
 spells += [(s, end) for s in open_.values()]
 spells = [(max(s, 0), t) for s, t in spells if t >= 0]
 spells.sort()
-print("th_spells=%d th_set_ms=%d th_longest_ms=%d th_total_ms=%d "
+print("th_spells=%d th_set_ms=%d th_longest_ms=%d th_total_ms=%d th_ends=%s "
       "th_grant_ms=%d th_grant_set_ms=%d kill_ms=%d kill_by=%s victim=%s" % (
       len(spells), spells[0][0] if spells else -1,
       max((t - s for s, t in spells), default=-1),
       sum(t - s for s, t in spells) if spells else -1,
+      ",".join(ends) or "-",
       grant, grant_set, kill, by, victim.replace(" ", "_") or "-"))
 PY
 }
