@@ -731,9 +731,9 @@ static void on_token_pass(struct ow_out *o, const struct oomwatch_event *ev,
 /* ----------------------------------------------------- thrash rule */
 
 /*
- * A calm window of more than two is one no reclaim pass closed: the
- * kernel ends the spell once that is certain (mm/oom_arbiter.c,
- * thrash_pause_work()), not at the next pass.
+ * A calm window longer than two windows (2 s) is one no reclaim pass
+ * closed: the kernel ends the spell once that is certain
+ * (mm/oom_arbiter.c, thrash_pause_work()), not at the next pass.
  */
 static const char *thrash_clear_text(const struct oomwatch_event *ev)
 {

@@ -51,8 +51,9 @@
 #     dropped (oom_veto no_victim), with no "System is deadlocked on
 #     memory" panic; the hog holds to the end of its hold.  Then no
 #     reclaim pass comes (memory is free), and the node is still calm
-#     again within 2 s, two windows, of the hog's end: a spell ends
-#     with the thrashing, not at the next reclaim pass.
+#     again within 3 s of the hog's end (two windows and a second of
+#     slack): a spell ends with the thrashing, not at the next reclaim
+#     pass.
 #
 # OW_ARGS: timeout=MS hold=S hold_off=S stream=S (needs --data > RAM + 64)
 #          panic=0 skips part 7 (on a kernel that would panic there, so
