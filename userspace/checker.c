@@ -979,7 +979,7 @@ static void thrash_window_reasons(const struct oomwatch_event *ev, char *why,
 
 	if (!window)
 		return;
-	if (window > 2 * OW_THRASH_WINDOW_MS)
+	if (ow_thrash_window_paused(window))
 		add_reason(why, size, "its last window lasted %u ms (reclaim paused: more than %d ms is never thrashing)",
 			   window, 2 * OW_THRASH_WINDOW_MS);
 	if (near > ev->thrash_grant.faulted ||

@@ -154,6 +154,12 @@ enum ow_invariant {
 /* The kernel's thrash window (OOM_THRASH_WINDOW_MS). */
 #define OW_THRASH_WINDOW_MS	1000
 
+/* A window over two: reclaim paused, never thrashing (the kernel's rule). */
+static inline bool ow_thrash_window_paused(unsigned int window_ms)
+{
+	return window_ms > 2 * OW_THRASH_WINDOW_MS;
+}
+
 /* "no_kill_without_grant" etc.; NULL for an id out of range. */
 const char *ow_invariant_name(int inv);
 

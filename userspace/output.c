@@ -739,7 +739,7 @@ static const char *thrash_clear_text(const struct oomwatch_event *ev)
 {
 	switch (ev->thrash.reason) {
 	case OW_THRASH_CALM:
-		if (ev->thrash.window_ms > 2 * OW_THRASH_WINDOW_MS)
+		if (ow_thrash_window_paused(ev->thrash.window_ms))
 			return "reclaim paused, no window of reclaim closed "
 			       "for over 2 s";
 		return "a window of reclaim did not thrash";

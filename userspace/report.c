@@ -2193,10 +2193,11 @@ static void field_detail(FILE *f, const struct field *fd,
 /*
  * The thrash rule in a cell's freeze or survivable runs (th_* keys, from
  * the guest's oomwatch recording): how long the node was marked
- * thrashing, whether the rule killed, and when the freeze ended (freeze_end_ms) after the
- * spell it was judged by began: the one its grant came in, else the
- * first.  The issue's bound is the setting's timeout (thrash-MS) + 1 s;
- * a freeze that ended before its spell began is within it.
+ * thrashing, whether the rule killed, and when the freeze ended
+ * (freeze_end_ms) after the spell it was judged by began: the one its
+ * grant came in, else the first.  The issue's bound is the setting's
+ * timeout (thrash-MS) + 1 s; a freeze that ended before its spell began
+ * is within it.
  */
 struct fthrash {
 	size_t runs;		/* freeze runs with th_spells= */
