@@ -333,8 +333,10 @@ freeze_stats() {
 #   th_total_ms    all spells together
 #   th_ends        how each spell in [T0, T1] ended: the calm window of
 #                  its thrashing_clear, WINDOW_MS:NEAR:RECLAIMED (pages;
-#                  a thrashing node stays so while NEAR > RECLAIMED / 4,
-#                  both >= 512 a second, WINDOW_MS <= 2000),
+#                  a thrashing node's window thrashes while NEAR >
+#                  RECLAIMED / 4, both >= 512 a second, WINDOW_MS <=
+#                  2000; the spell ends at the second calm window in a
+#                  row, or at once at one over 2000 ms),
 #                  comma-separated, the first 20; "-" for none
 #   th_grant_ms    the first oom_thrash_grant, from T0
 #   th_grant_set_ms  the start of the spell that grant came in
