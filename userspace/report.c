@@ -2219,7 +2219,10 @@ static double rec_num(const struct ow_rec *rec, const char *key, double dflt)
 	return f && f->numeric ? f->num : dflt;
 }
 
-/* MS of "thrash-MS", or -1. */
+/*
+ * MS of "thrash-MS", or of "thrash-MS-LABEL" (the rule at MS in runs of
+ * an earlier decision, which field.sh labels apart), or -1.
+ */
 static double thrash_timeout_ms(const char *mode)
 {
 	char *end;
@@ -2228,7 +2231,7 @@ static double thrash_timeout_ms(const char *mode)
 	if (strncmp(mode, "thrash-", 7))
 		return -1;
 	v = strtod(mode + 7, &end);
-	return end != mode + 7 && !*end ? v : -1;
+	return end != mode + 7 && (!*end || (*end == '-' && end[1])) ? v : -1;
 }
 
 static void fthrash_add(struct fthrash *t, const struct ow_rec *rec,

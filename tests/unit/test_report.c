@@ -1141,6 +1141,60 @@ static void test_field_thrash(void)
 	ow_report_free(&r);
 }
 
+/*
+ * A labelled setting, "thrash-MS-LABEL" (field.sh's runs of an earlier
+ * rule), is held to its MS + 1 s; "thrash-MSx" and "thrash-MS-" name no
+ * timeout.
+ */
+static void test_field_thrash_label(void)
+{
+	static const char text[] =
+	"# result: scenario=freeze-text mode=thrash-5000-nodip run=1 "
+	"group=freeze lost=0 died=hog freeze_ms=5000 freeze_end_ms=6500 "
+	"th_spells=1 th_set_ms=1000 th_longest_ms=5200 th_grant_ms=6000 "
+	"th_grant_set_ms=1000 kill_ms=6100 kill_by=thrash mem_mb=1024 "
+	"nodes=1\n"
+	"# result: scenario=freeze-text mode=thrash-5000x run=1 "
+	"group=freeze lost=0 died=hog freeze_ms=5000 freeze_end_ms=6500 "
+	"th_spells=1 th_set_ms=1000 th_longest_ms=5200 th_grant_ms=6000 "
+	"th_grant_set_ms=1000 kill_ms=6100 kill_by=thrash mem_mb=1024 "
+	"nodes=1\n"
+	"# result: scenario=freeze-text mode=thrash-5000- run=1 "
+	"group=freeze lost=0 died=hog freeze_ms=5000 freeze_end_ms=6500 "
+	"th_spells=1 th_set_ms=1000 th_longest_ms=5200 th_grant_ms=6000 "
+	"th_grant_set_ms=1000 kill_ms=6100 kill_by=thrash mem_mb=1024 "
+	"nodes=1\n";
+	const struct ow_report_opts o = {
+		.title = "F", .commit = "c1", .date = "2026-12-06",
+		.order = "thrash-5000-nodip,thrash-5000x,thrash-5000-",
+	};
+	struct ow_report r;
+	char err[256], path[600], *buf;
+	const char *dir = svg_dir();
+	int ret;
+
+	ow_report_init(&r);
+	tap_ok(read_text(&r, text, err, sizeof(err)) == 0 && r.n == 3,
+	       "field thrash label: the records load");
+	buf = field_md(&r, &o, dir, &ret);
+	tap_ok(ret == 0 && buf &&
+	       strstr(buf, "| 1024 MB, 1 node | thrash-5000-nodip | 1 | 1 | "
+		      "5.2 | 1 | 1 | 0 | 5.5 | 1/1 |\n") &&
+	       strstr(buf, "| 1024 MB, 1 node | thrash-5000x | 1 | 1 | 5.2 | "
+		      "1 | 1 | 0 | – | – |\n") &&
+	       strstr(buf, "| 1024 MB, 1 node | thrash-5000- | 1 | 1 | 5.2 | "
+		      "1 | 1 | 0 | – | – |\n"),
+	       "field thrash label: thrash-MS-LABEL is held to MS + 1 s, "
+	       "thrash-MSx and thrash-MS- name no timeout");
+	if (buf && !strstr(buf, "1/1 |"))
+		tap_diag("%s", buf);
+	free(buf);
+	snprintf(path, sizeof(path), "%s/field.svg", dir);
+	unlink(path);
+	rmdir(dir);
+	ow_report_free(&r);
+}
+
 static void test_cli_exits(void)
 {
 	const char *bad = scratch("bad.txt", "x\nscenario=a mode=b run=1\n"
@@ -1234,6 +1288,7 @@ int main(void)
 	test_latency_bench();
 	test_field();
 	test_field_thrash();
+	test_field_thrash_label();
 	test_cli_exits();
 	test_cli_bench();
 	return tap_done();
