@@ -1010,6 +1010,33 @@ static char *field_md(const struct ow_report *r,
 	return buf;
 }
 
+/*
+ * The field report of TEXT, which must hold N records ("WHAT: the
+ * records load"), with its SVG removed: the markdown, or NULL.
+ */
+static char *field_of(const char *text, size_t n,
+		      const struct ow_report_opts *o, const char *what)
+{
+	struct ow_report r;
+	char err[256], path[600], *buf;
+	const char *dir = svg_dir();
+	int ret;
+
+	ow_report_init(&r);
+	tap_ok(read_text(&r, text, err, sizeof(err)) == 0 && r.n == n,
+	       "%s: the records load", what);
+	buf = field_md(&r, o, dir, &ret);
+	if (ret) {
+		free(buf);
+		buf = NULL;
+	}
+	snprintf(path, sizeof(path), "%s/field.svg", dir);
+	unlink(path);
+	rmdir(dir);
+	ow_report_free(&r);
+	return buf;
+}
+
 static void test_field(void)
 {
 	const struct ow_report_opts o = {
@@ -1102,16 +1129,9 @@ static void test_field_thrash(void)
 		.title = "F", .commit = "c1", .date = "2026-12-06",
 		.order = "stock,arbiter,thrash-10000",
 	};
-	struct ow_report r;
-	char err[256], path[600], *buf;
-	const char *dir = svg_dir();
-	int ret;
+	char *buf = field_of(field_thrash_text, 10, &o, "field thrash");
 
-	ow_report_init(&r);
-	tap_ok(read_text(&r, field_thrash_text, err, sizeof(err)) == 0 &&
-	       r.n == 10, "field thrash: the records load");
-	buf = field_md(&r, &o, dir, &ret);
-	tap_ok(ret == 0 && buf &&
+	tap_ok(buf &&
 	       strstr(buf, "\n#### The thrash rule in the freeze runs") &&
 	       strstr(buf, "| 1024 MB, 1 node | arbiter | 1 | 0 | – | 0 | 0 "
 		      "| 0 | – | – |\n") &&
@@ -1135,10 +1155,6 @@ static void test_field_thrash(void)
 	if (buf && !strstr(buf, "1/2 |"))
 		tap_diag("%s", buf);
 	free(buf);
-	snprintf(path, sizeof(path), "%s/field.svg", dir);
-	unlink(path);
-	rmdir(dir);
-	ow_report_free(&r);
 }
 
 /*
@@ -1168,16 +1184,9 @@ static void test_field_thrash_label(void)
 		.title = "F", .commit = "c1", .date = "2026-12-06",
 		.order = "thrash-5000-nodip,thrash-5000x,thrash-5000-",
 	};
-	struct ow_report r;
-	char err[256], path[600], *buf;
-	const char *dir = svg_dir();
-	int ret;
+	char *buf = field_of(text, 3, &o, "field thrash label");
 
-	ow_report_init(&r);
-	tap_ok(read_text(&r, text, err, sizeof(err)) == 0 && r.n == 3,
-	       "field thrash label: the records load");
-	buf = field_md(&r, &o, dir, &ret);
-	tap_ok(ret == 0 && buf &&
+	tap_ok(buf &&
 	       strstr(buf, "| 1024 MB, 1 node | thrash-5000-nodip | 1 | 1 | "
 		      "5.2 | 1 | 1 | 0 | 5.5 | 1/1 |\n") &&
 	       strstr(buf, "| 1024 MB, 1 node | thrash-5000x | 1 | 1 | 5.2 | "
@@ -1189,10 +1198,6 @@ static void test_field_thrash_label(void)
 	if (buf && !strstr(buf, "1/1 |"))
 		tap_diag("%s", buf);
 	free(buf);
-	snprintf(path, sizeof(path), "%s/field.svg", dir);
-	unlink(path);
-	rmdir(dir);
-	ow_report_free(&r);
 }
 
 static void test_cli_exits(void)
