@@ -1162,6 +1162,77 @@ static void test_field_thrash(void)
  * rule), is held to its MS + 1 s; "thrash-MSx" and "thrash-MS-" name no
  * timeout.
  */
+/* The field SVG of TEXT (N records), or NULL; the markdown is dropped. */
+static char *field_svg_of(const char *text, size_t n, const char *order)
+{
+	const struct ow_report_opts o = {
+		.title = "F", .commit = "c1", .date = "2026-12-06",
+		.order = order,
+	};
+	struct ow_report r;
+	char err[256], path[600], *buf, *svg = NULL;
+	const char *dir = svg_dir();
+	size_t len = 0;
+	int ret;
+
+	ow_report_init(&r);
+	if (read_text(&r, text, err, sizeof(err)) == 0 && r.n == n) {
+		buf = field_md(&r, &o, dir, &ret);
+		free(buf);
+		snprintf(path, sizeof(path), "%s/field.svg", dir);
+		if (!ret)
+			svg = proc_slurp(path, &len);
+		unlink(path);
+	}
+	rmdir(dir);
+	ow_report_free(&r);
+	return svg;
+}
+
+/*
+ * Six settings that froze 0 s and lost nothing: six points at one spot,
+ * the x axis.  Their labels must stay inside the plot (none under the
+ * axis, where they used to stack off the picture) and not overlap.
+ */
+static void test_field_labels(void)
+{
+	static const char *const modes[] = { "a", "b", "c", "d", "e", "f" };
+	char text[4096], *svg;
+	const char *p;
+	double ys[16], axis = -1;
+	size_t off = 0, n = 0;
+	bool apart = true, inside = true;
+
+	for (size_t i = 0; i < ARRAY_SIZE(modes); i++)
+		off += snprintf(text + off, sizeof(text) - off,
+			"# result: scenario=freeze-text mode=%s run=1 "
+			"group=freeze lost=0 died=hog freeze_ms=0 mem_mb=1024 "
+			"nodes=1\n# result: scenario=sort mode=%s run=1 "
+			"group=survivable lost=0 died= mem_mb=1024 nodes=1\n",
+			modes[i], modes[i]);
+	svg = field_svg_of(text, 2 * ARRAY_SIZE(modes), "a,b,c,d,e,f");
+	p = svg ? strstr(svg, "<line class=\"axis\"") : NULL;
+	if (p)
+		sscanf(p, "<line class=\"axis\" x1=\"%*d\" y1=\"%lf\"", &axis);
+	for (p = svg; p && (p = strstr(p, "<text class=\"lbl\"")) &&
+	     n < ARRAY_SIZE(ys); p++)
+		if (sscanf(p, "<text class=\"lbl\" x=\"%*f\" y=\"%lf\"",
+			   &ys[n]) == 1)
+			n++;
+	for (size_t i = 0; i < n; i++) {
+		inside = inside && ys[i] <= axis + 3 && ys[i] > 0;
+		for (size_t j = 0; j < i; j++)
+			apart = apart && (ys[i] - ys[j] >= 12 ||
+					  ys[j] - ys[i] >= 12);
+	}
+	tap_ok(svg_shape(svg) && n == ARRAY_SIZE(modes) && axis > 0 &&
+	       inside && apart && count(svg, "class=\"lead\"") == n - 1,
+	       "field labels: six points at one spot, their labels 12 px "
+	       "apart above the x axis (%zu labels, axis at %.0f), five "
+	       "tied to the point by a line", n, axis);
+	free(svg);
+}
+
 static void test_field_thrash_label(void)
 {
 	static const char text[] =
@@ -1294,6 +1365,7 @@ int main(void)
 	test_field();
 	test_field_thrash();
 	test_field_thrash_label();
+	test_field_labels();
 	test_cli_exits();
 	test_cli_bench();
 	return tap_done();
