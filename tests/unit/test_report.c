@@ -1012,14 +1012,17 @@ static char *field_md(const struct ow_report *r,
 
 /*
  * The field report of TEXT, which must hold N records ("WHAT: the
- * records load"), with its SVG removed: the markdown, or NULL.
+ * records load"): the markdown, or NULL; its SVG into *SVG if SVG is
+ * not NULL (NULL if none), then removed.
  */
-static char *field_of(const char *text, size_t n,
-		      const struct ow_report_opts *o, const char *what)
+static char *field_run(const char *text, size_t n,
+		       const struct ow_report_opts *o, const char *what,
+		       char **svg)
 {
 	struct ow_report r;
 	char err[256], path[600], *buf;
 	const char *dir = svg_dir();
+	size_t len = 0;
 	int ret;
 
 	ow_report_init(&r);
@@ -1031,10 +1034,19 @@ static char *field_of(const char *text, size_t n,
 		buf = NULL;
 	}
 	snprintf(path, sizeof(path), "%s/field.svg", dir);
+	if (svg)
+		*svg = buf ? proc_slurp(path, &len) : NULL;
 	unlink(path);
 	rmdir(dir);
 	ow_report_free(&r);
 	return buf;
+}
+
+/* field_run() for the markdown alone. */
+static char *field_of(const char *text, size_t n,
+		      const struct ow_report_opts *o, const char *what)
+{
+	return field_run(text, n, o, what, NULL);
 }
 
 static void test_field(void)
@@ -1169,23 +1181,9 @@ static char *field_svg_of(const char *text, size_t n, const char *order)
 		.title = "F", .commit = "c1", .date = "2026-12-06",
 		.order = order,
 	};
-	struct ow_report r;
-	char err[256], path[600], *buf, *svg = NULL;
-	const char *dir = svg_dir();
-	size_t len = 0;
-	int ret;
+	char *svg = NULL;
 
-	ow_report_init(&r);
-	if (read_text(&r, text, err, sizeof(err)) == 0 && r.n == n) {
-		buf = field_md(&r, &o, dir, &ret);
-		free(buf);
-		snprintf(path, sizeof(path), "%s/field.svg", dir);
-		if (!ret)
-			svg = proc_slurp(path, &len);
-		unlink(path);
-	}
-	rmdir(dir);
-	ow_report_free(&r);
+	free(field_run(text, n, &o, "field labels", &svg));
 	return svg;
 }
 
