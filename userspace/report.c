@@ -2336,6 +2336,7 @@ static void field_thrash(FILE *f, const struct field *fd,
 #define FS_BASE		(FS_TOP + FS_H)
 #define FS_HEIGHT	(FS_BASE + 48 + BOTTOM)
 #define FS_LABEL	12	/* px between stacked labels */
+#define FS_LEAD		48	/* px out to a label moved off its point */
 
 static const char *const fs_color[] = {
 	"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
@@ -2344,7 +2345,8 @@ static const char *const fs_color[] = {
 static const struct svg_kind field_kind = {
 	.what = "the trade-off",
 	.style = ".pt{stroke:#fff;stroke-width:1}\n"
-		 ".lbl{font-size:10px}\n",
+		 ".lbl{font-size:10px}\n"
+		 ".lead{stroke:#bbb}\n",
 	.key = "a point per setting and machine",
 };
 
@@ -2354,6 +2356,94 @@ static double fs_pos(const struct axis *ax, double v, double len)
 	return (v / ax->step - ax->k0) / (ax->k1 - ax->k0) * len;
 }
 
+/*
+ * Where the labels of a column of points go (the points at one x: most
+ * settings lose nothing, so nearly all of them share the column at 0).
+ * Each label sits beside its point unless that would overlap the one
+ * above it: top to bottom, each at least FS_LABEL under the last; then,
+ * if the column ran past the x axis, pushed up from it as a block.  IDX
+ * lists the column's points; Y their y, LABEL_Y what this sets.
+ */
+static void fs_place_column(size_t *idx, size_t n, const double *y,
+			    double *label_y)
+{
+	/* Top to bottom (insertion sort: a column holds a few dozen). */
+	for (size_t k = 1; k < n; k++) {
+		size_t v = idx[k], m = k;
+
+		for (; m && y[idx[m - 1]] > y[v]; m--)
+			idx[m] = idx[m - 1];
+		idx[m] = v;
+	}
+	for (size_t k = 0; k < n; k++) {
+		double at = y[idx[k]] + 3;
+
+		if (k && at < label_y[idx[k - 1]] + FS_LABEL)
+			at = label_y[idx[k - 1]] + FS_LABEL;
+		label_y[idx[k]] = at;
+	}
+	if (!n || label_y[idx[n - 1]] <= FS_BASE + 3)
+		return;
+	label_y[idx[n - 1]] = FS_BASE + 3;
+	for (size_t k = n - 1; k--; )
+		if (label_y[idx[k]] > label_y[idx[k + 1]] - FS_LABEL)
+			label_y[idx[k]] = label_y[idx[k + 1]] - FS_LABEL;
+}
+
+/* The scatter's points: which are drawn, their y and their label's. */
+struct fs_points {
+	bool *drawn;
+	double *y, *label_y;
+	size_t *idx;		/* scratch: a column's points */
+};
+
+static void fs_points_free(struct fs_points *pt)
+{
+	free(pt->drawn);
+	free(pt->y);
+	free(pt->label_y);
+	free(pt->idx);
+}
+
+static int fs_points_alloc(struct fs_points *pt, size_t n)
+{
+	n = n ? n : 1;
+	pt->drawn = calloc(n, sizeof(*pt->drawn));
+	pt->y = calloc(n, sizeof(*pt->y));
+	pt->label_y = calloc(n, sizeof(*pt->label_y));
+	pt->idx = calloc(n, sizeof(*pt->idx));
+	if (pt->drawn && pt->y && pt->label_y && pt->idx)
+		return 0;
+	fs_points_free(pt);
+	return -1;
+}
+
+/* True if a point before I was drawn in I's column (its lost count). */
+static bool fs_column_seen(const struct field *fd, const bool *drawn,
+			   size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (drawn[j] && fd->c[j].lost == fd->c[i].lost)
+			return true;
+	return false;
+}
+
+/* Every drawn point's label height, column by column; IDX: scratch. */
+static void fs_place_labels(const struct field *fd, const bool *drawn,
+			    const double *y, double *label_y, size_t *idx)
+{
+	for (size_t i = 0; i < fd->n; i++) {
+		size_t n = 0;
+
+		if (!drawn[i] || fs_column_seen(fd, drawn, i))
+			continue;
+		for (size_t j = i; j < fd->n; j++)
+			if (drawn[j] && fd->c[j].lost == fd->c[i].lost)
+				idx[n++] = j;
+		fs_place_column(idx, n, y, label_y);
+	}
+}
+
 int ow_report_field_svg(FILE *f, const struct ow_report *r,
 			const struct ow_report_opts *o)
 {
@@ -2361,12 +2451,11 @@ int ow_report_field_svg(FILE *f, const struct ow_report *r,
 	struct axis ax, ay;
 	double xmax = 1, ymax = 1, s;
 	char num[NUM_MAX];
-	size_t *stack;
+	struct fs_points pt;
 
 	if (field_build(&fd, r, o->order))
 		return -1;
-	stack = calloc(fd.n ? fd.n : 1, sizeof(*stack));
-	if (!stack) {
+	if (fs_points_alloc(&pt, fd.n)) {
 		field_free(&fd);
 		errno = ENOMEM;
 		return -1;
@@ -2419,22 +2508,30 @@ int ow_report_field_svg(FILE *f, const struct ow_report *r,
 		"(capped at %d)</text>\n", FS_TOP + FS_H / 2,
 		OW_FIELD_CAP_MS / 1000);
 	for (size_t i = 0; i < fd.n; i++) {
+		pt.drawn[i] = fcell_median_s(&fd.c[i], &s) && fd.c[i].surv;
+		if (pt.drawn[i])
+			pt.y[i] = FS_BASE - fs_pos(&ay, s, FS_H);
+	}
+	fs_place_labels(&fd, pt.drawn, pt.y, pt.label_y, pt.idx);
+	for (size_t i = 0; i < fd.n; i++) {
 		const struct fcell *c = &fd.c[i];
 		const char *col = fs_color[c->shape % ARRAY_SIZE(fs_color)];
-		double x, y;
+		double x, lx, y = pt.y[i], ly = pt.label_y[i];
 
-		if (!fcell_median_s(c, &s) || !c->surv)
+		if (!pt.drawn[i])
 			continue;
+		fcell_median_s(c, &s);
 		x = FS_LEFT + fs_pos(&ax, c->lost, FS_W);
-		y = FS_BASE - fs_pos(&ay, s, FS_H);
-		/* Labels of points drawn at the same place stack. */
-		for (size_t j = 0; j < i; j++) {
-			double sj;
-
-			if (fcell_median_s(&fd.c[j], &sj) && fd.c[j].surv &&
-			    fd.c[j].lost == c->lost &&
-			    fabs(FS_BASE - fs_pos(&ay, sj, FS_H) - y) < FS_LABEL)
-				stack[i]++;
+		lx = x + 8;
+		/*
+		 * A label moved off its point stands further out, tied to
+		 * it by a line: the lines of a column fan out, one slope each.
+		 */
+		if (fabs(ly - (y + 3)) >= 1) {
+			lx = x + FS_LEAD;
+			fprintf(f, "<line class=\"lead\" x1=\"%.1f\" "
+				"y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+				x + 5, y, lx - 2, ly - 3);
 		}
 		fprintf(f, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" "
 			"r=\"5\" fill=\"%s\"><title>", x, y, col);
@@ -2445,7 +2542,7 @@ int ow_report_field_svg(FILE *f, const struct ow_report *r,
 			"survivable runs lost a process</title></circle>\n",
 			fmt_num(num, s, 1), c->nfreeze, c->lost, c->surv);
 		fprintf(f, "<text class=\"lbl\" x=\"%.1f\" y=\"%.1f\" "
-			"fill=\"%s\">", x + 8, y + 3 + stack[i] * FS_LABEL, col);
+			"fill=\"%s\">", lx, ly, col);
 		xml_put(f, c->mode);
 		fputs("</text>\n", f);
 	}
@@ -2464,7 +2561,7 @@ int ow_report_field_svg(FILE *f, const struct ow_report *r,
 		row++;
 	}
 	fputs("</svg>\n", f);
-	free(stack);
+	fs_points_free(&pt);
 	field_free(&fd);
 	return write_status(f);
 }

@@ -1012,14 +1012,17 @@ static char *field_md(const struct ow_report *r,
 
 /*
  * The field report of TEXT, which must hold N records ("WHAT: the
- * records load"), with its SVG removed: the markdown, or NULL.
+ * records load"): the markdown, or NULL; its SVG into *SVG if SVG is
+ * not NULL (NULL if none), then removed.
  */
-static char *field_of(const char *text, size_t n,
-		      const struct ow_report_opts *o, const char *what)
+static char *field_run(const char *text, size_t n,
+		       const struct ow_report_opts *o, const char *what,
+		       char **svg)
 {
 	struct ow_report r;
 	char err[256], path[600], *buf;
 	const char *dir = svg_dir();
+	size_t len = 0;
 	int ret;
 
 	ow_report_init(&r);
@@ -1031,10 +1034,19 @@ static char *field_of(const char *text, size_t n,
 		buf = NULL;
 	}
 	snprintf(path, sizeof(path), "%s/field.svg", dir);
+	if (svg)
+		*svg = buf ? proc_slurp(path, &len) : NULL;
 	unlink(path);
 	rmdir(dir);
 	ow_report_free(&r);
 	return buf;
+}
+
+/* field_run() for the markdown alone. */
+static char *field_of(const char *text, size_t n,
+		      const struct ow_report_opts *o, const char *what)
+{
+	return field_run(text, n, o, what, NULL);
 }
 
 static void test_field(void)
@@ -1162,6 +1174,63 @@ static void test_field_thrash(void)
  * rule), is held to its MS + 1 s; "thrash-MSx" and "thrash-MS-" name no
  * timeout.
  */
+/* The field SVG of TEXT (N records), or NULL; the markdown is dropped. */
+static char *field_svg_of(const char *text, size_t n, const char *order)
+{
+	const struct ow_report_opts o = {
+		.title = "F", .commit = "c1", .date = "2026-12-06",
+		.order = order,
+	};
+	char *svg = NULL;
+
+	free(field_run(text, n, &o, "field labels", &svg));
+	return svg;
+}
+
+/*
+ * Six settings that froze 0 s and lost nothing: six points at one spot,
+ * the x axis.  Their labels must stay inside the plot (none under the
+ * axis, where they used to stack off the picture) and not overlap.
+ */
+static void test_field_labels(void)
+{
+	static const char *const modes[] = { "a", "b", "c", "d", "e", "f" };
+	char text[4096], *svg;
+	const char *p;
+	double ys[16], axis = -1;
+	size_t off = 0, n = 0;
+	bool apart = true, inside = true;
+
+	for (size_t i = 0; i < ARRAY_SIZE(modes); i++)
+		off += snprintf(text + off, sizeof(text) - off,
+			"# result: scenario=freeze-text mode=%s run=1 "
+			"group=freeze lost=0 died=hog freeze_ms=0 mem_mb=1024 "
+			"nodes=1\n# result: scenario=sort mode=%s run=1 "
+			"group=survivable lost=0 died= mem_mb=1024 nodes=1\n",
+			modes[i], modes[i]);
+	svg = field_svg_of(text, 2 * ARRAY_SIZE(modes), "a,b,c,d,e,f");
+	p = svg ? strstr(svg, "<line class=\"axis\"") : NULL;
+	if (p)
+		sscanf(p, "<line class=\"axis\" x1=\"%*d\" y1=\"%lf\"", &axis);
+	for (p = svg; p && (p = strstr(p, "<text class=\"lbl\"")) &&
+	     n < ARRAY_SIZE(ys); p++)
+		if (sscanf(p, "<text class=\"lbl\" x=\"%*f\" y=\"%lf\"",
+			   &ys[n]) == 1)
+			n++;
+	for (size_t i = 0; i < n; i++) {
+		inside = inside && ys[i] <= axis + 3 && ys[i] > 0;
+		for (size_t j = 0; j < i; j++)
+			apart = apart && (ys[i] - ys[j] >= 12 ||
+					  ys[j] - ys[i] >= 12);
+	}
+	tap_ok(svg_shape(svg) && n == ARRAY_SIZE(modes) && axis > 0 &&
+	       inside && apart && count(svg, "class=\"lead\"") == n - 1,
+	       "field labels: six points at one spot, their labels 12 px "
+	       "apart above the x axis (%zu labels, axis at %.0f), five "
+	       "tied to the point by a line", n, axis);
+	free(svg);
+}
+
 static void test_field_thrash_label(void)
 {
 	static const char text[] =
@@ -1294,6 +1363,7 @@ int main(void)
 	test_field();
 	test_field_thrash();
 	test_field_thrash_label();
+	test_field_labels();
 	test_cli_exits();
 	test_cli_bench();
 	return tap_done();
