@@ -2390,16 +2390,17 @@ static void fs_place_column(size_t *idx, size_t n, const double *y,
 			label_y[idx[k]] = label_y[idx[k + 1]] - FS_LABEL;
 }
 
-/* The scatter's points: which are drawn, their y and their label's. */
+/* The scatter's points: which are drawn, their median, y and label's y. */
 struct fs_points {
 	bool *drawn;
-	double *y, *label_y;
+	double *median, *y, *label_y;
 	size_t *idx;		/* scratch: a column's points */
 };
 
 static void fs_points_free(struct fs_points *pt)
 {
 	free(pt->drawn);
+	free(pt->median);
 	free(pt->y);
 	free(pt->label_y);
 	free(pt->idx);
@@ -2409,10 +2410,11 @@ static int fs_points_alloc(struct fs_points *pt, size_t n)
 {
 	n = n ? n : 1;
 	pt->drawn = calloc(n, sizeof(*pt->drawn));
+	pt->median = calloc(n, sizeof(*pt->median));
 	pt->y = calloc(n, sizeof(*pt->y));
 	pt->label_y = calloc(n, sizeof(*pt->label_y));
 	pt->idx = calloc(n, sizeof(*pt->idx));
-	if (pt->drawn && pt->y && pt->label_y && pt->idx)
+	if (pt->drawn && pt->median && pt->y && pt->label_y && pt->idx)
 		return 0;
 	fs_points_free(pt);
 	return -1;
@@ -2508,9 +2510,10 @@ int ow_report_field_svg(FILE *f, const struct ow_report *r,
 		"(capped at %d)</text>\n", FS_TOP + FS_H / 2,
 		OW_FIELD_CAP_MS / 1000);
 	for (size_t i = 0; i < fd.n; i++) {
-		pt.drawn[i] = fcell_median_s(&fd.c[i], &s) && fd.c[i].surv;
+		pt.drawn[i] = fcell_median_s(&fd.c[i], &pt.median[i]) &&
+			      fd.c[i].surv;
 		if (pt.drawn[i])
-			pt.y[i] = FS_BASE - fs_pos(&ay, s, FS_H);
+			pt.y[i] = FS_BASE - fs_pos(&ay, pt.median[i], FS_H);
 	}
 	fs_place_labels(&fd, pt.drawn, pt.y, pt.label_y, pt.idx);
 	for (size_t i = 0; i < fd.n; i++) {
@@ -2520,7 +2523,6 @@ int ow_report_field_svg(FILE *f, const struct ow_report *r,
 
 		if (!pt.drawn[i])
 			continue;
-		fcell_median_s(c, &s);
 		x = FS_LEFT + fs_pos(&ax, c->lost, FS_W);
 		lx = x + 8;
 		/*
@@ -2540,7 +2542,8 @@ int ow_report_field_svg(FILE *f, const struct ow_report *r,
 		put_shape(f, c);
 		fprintf(f, ": freeze median %s s over %zu run(s); %zu of %zu "
 			"survivable runs lost a process</title></circle>\n",
-			fmt_num(num, s, 1), c->nfreeze, c->lost, c->surv);
+			fmt_num(num, pt.median[i], 1), c->nfreeze, c->lost,
+			c->surv);
 		fprintf(f, "<text class=\"lbl\" x=\"%.1f\" y=\"%.1f\" "
 			"fill=\"%s\">", lx, ly, col);
 		xml_put(f, c->mode);

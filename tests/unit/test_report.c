@@ -1055,22 +1055,12 @@ static void test_field(void)
 		.title = "F", .commit = "c1", .date = "2026-12-06",
 		.order = "stock,arbiter,thrash-2000",
 	};
-	struct ow_report r;
-	char err[256], path[600], *buf, *svg;
-	size_t len = 0;
-	const char *dir = svg_dir();
-	int ret;
+	char *svg = NULL, *buf = field_run(field_text, 8, &o, "field", &svg);
 
-	ow_report_init(&r);
-	tap_ok(read_text(&r, field_text, err, sizeof(err)) == 0 && r.n == 8,
-	       "field: the records load");
-	buf = field_md(&r, &o, dir, &ret);
-	tap_ok(ret == 0 && same_text(buf, field_expected),
+	tap_ok(buf && same_text(buf, field_expected),
 	       "field: a table per machine in --order, the freeze capped at "
 	       "300 s, hog kills and losses counted; a table per workload");
 	free(buf);
-	snprintf(path, sizeof(path), "%s/field.svg", dir);
-	svg = proc_slurp(path, &len);
 	/*
 	 * Points where a setting has both groups: stock and thrash-2000 on
 	 * 1024 MB (arbiter and the 4096 MB stock have no survivable runs);
@@ -1086,9 +1076,6 @@ static void test_field(void)
 	       "field: field.svg, a point per setting with both groups, a "
 	       "legend entry per machine");
 	free(svg);
-	unlink(path);
-	rmdir(dir);
-	ow_report_free(&r);
 }
 
 /*
@@ -1169,11 +1156,6 @@ static void test_field_thrash(void)
 	free(buf);
 }
 
-/*
- * A labelled setting, "thrash-MS-LABEL" (field.sh's runs of an earlier
- * rule), is held to its MS + 1 s; "thrash-MSx" and "thrash-MS-" name no
- * timeout.
- */
 /* The field SVG of TEXT (N records), or NULL; the markdown is dropped. */
 static char *field_svg_of(const char *text, size_t n, const char *order)
 {
@@ -1231,6 +1213,11 @@ static void test_field_labels(void)
 	free(svg);
 }
 
+/*
+ * A labelled setting, "thrash-MS-LABEL" (field.sh's runs of an earlier
+ * rule), is held to its MS + 1 s; "thrash-MSx" and "thrash-MS-" name no
+ * timeout.
+ */
 static void test_field_thrash_label(void)
 {
 	static const char text[] =
