@@ -257,6 +257,38 @@ psi_full_max() {
 }
 
 # The probe's passes: "END_MS LAT_MS OK" lines, "S START_MS" before each.
+# node_log FILE: every second, each node's "NID FILE_KB ANON_KB REFAULTS"
+# (its meminfo's FilePages and AnonPages, its vmstat's
+# workingset_refault_file), for node_keys.
+node_log() {
+	local d
+	while :; do
+		for d in /sys/devices/system/node/node[0-9]*; do
+			echo "${d##*node} $(awk '$3 == "FilePages:" { f = $4 }
+				$3 == "AnonPages:" { a = $4 } END { print f, a }' $d/meminfo) $(awk '$1 == "workingset_refault_file" { print $2 }' $d/vmstat)"
+		done >>"$1"
+		sleep 1
+	done
+}
+# node_keys FILE: per node, NID:VALUE comma-separated, in MB:
+#   node_file_min_mb  its fewest file pages
+#   node_anon_max_mb  its most anonymous pages
+#   node_refault_mb   its file refaults (pages that came back) in all
+# Where the freeze squeezed the page cache, and where it thrashed.
+node_keys() {
+	awk '{ n = $1; if (!(n in fmin) || $2 < fmin[n]) fmin[n] = $2
+		if ($3 > amax[n]) amax[n] = $3
+		if (!(n in r0)) r0[n] = $4; r1[n] = $4; if (n > top) top = n }
+	END {
+		if (!NR) { print "node_file_min_mb=- node_anon_max_mb=- node_refault_mb=-"; exit }
+		for (n = 0; n <= top; n++) {
+			f = f sep n ":" int(fmin[n] / 1024); a = a sep n ":" int(amax[n] / 1024)
+			r = r sep n ":" int((r1[n] - r0[n]) / 256); sep = ","
+		}
+		print "node_file_min_mb=" f " node_anon_max_mb=" a " node_refault_mb=" r
+	}' "$1"
+}
+
 probe_client() {
 	cat >/tmp/probe.py <<'PY'
 import random, sys, time, urllib.request
@@ -344,6 +376,13 @@ freeze_stats() {
 #                  permit it came from: the last oom_grant (grant),
 #                  oom_thrash_take (thrash) or oom_fallback (fallback)
 #                  before it, "-" for none; victim, its comm
+#   th_nodes       each node's spells begun in [T0, T1]:
+#                  NID:SPELLS:FIRST_SET_MS:LONGEST_MS, comma-separated
+#                  ("-": none); on two nodes, whose spell came first
+#   th_grants      each oom_thrash_grant in [T0, T1], the first 10:
+#                  NID:MS:FATE, FATE "take" (a task took it: the kill),
+#                  "clear" (its node calmed first: dropped) or "open"
+#                  (neither by T1); "-" for none
 # -1: none.  The recording is flushed every poll (100 ms): a second's
 # wait is enough.
 thrash_keys() {
@@ -359,6 +398,8 @@ files = sorted(sys.argv[3:], key=lambda p: -int(p.rsplit(".", 1)[1]) if p[-1].is
 off = time.time() * 1000 - time.clock_gettime(time.CLOCK_MONOTONIC) * 1000 - t0
 end = t1 - t0
 spells, open_, ends = [], {}, []
+nodes = {}      # nid: [spells, first set, longest]
+grants = []     # [nid, ms, fate]
 grant = grant_set = kill = -1
 victim = by = "-"
 permits = {"oom_grant": "grant", "oom_thrash_take": "thrash", "oom_fallback": "fallback"}
@@ -380,27 +421,44 @@ for p in files:
         if k == "thrashing_set":
             open_[nid] = ms - e.get("window_ms", 0)
         elif k == "thrashing_clear" and nid in open_:
-            spells.append((open_[nid], ms))
+            spells.append((open_[nid], ms, nid))
             del open_[nid]
+            for g in grants:
+                if g[0] == nid and g[2] == "open":
+                    g[2] = "clear"
             if ms >= 0 and len(ends) < 20:
                 ends.append("%d:%d:%d" % (e.get("window_ms", 0),
                             e.get("near", 0), e.get("reclaimed", 0)))
-        elif k == "oom_thrash_grant" and ms >= 0 and grant < 0:
-            grant, grant_set = ms, open_.get(nid, -1)
+        elif k == "oom_thrash_grant" and ms >= 0:
+            if grant < 0:
+                grant, grant_set = ms, open_.get(nid, -1)
+            grants.append([nid, ms, "open"])
         elif k in permits:
             last_permit = permits[k]
+            if k == "oom_thrash_take":
+                for g in grants:
+                    if g[0] == nid and g[2] == "open":
+                        g[2] = "take"
         elif k == "mark_victim" and ms >= 0 and kill < 0:
             kill, victim, by = ms, e.get("victim_comm", "-"), last_permit
-spells += [(s, end) for s in open_.values()]
-spells = [(max(s, 0), t) for s, t in spells if t >= 0]
+spells += [(s, end, nid) for nid, s in open_.items()]
+spells = [(max(s, 0), t, nid) for s, t, nid in spells if t >= 0]
 spells.sort()
+for s, t, nid in spells:
+    n = nodes.setdefault(nid, [0, s, 0])
+    n[0] += 1
+    n[2] = max(n[2], t - s)
 print("th_spells=%d th_set_ms=%d th_longest_ms=%d th_total_ms=%d th_ends=%s "
-      "th_grant_ms=%d th_grant_set_ms=%d kill_ms=%d kill_by=%s victim=%s" % (
+      "th_grant_ms=%d th_grant_set_ms=%d kill_ms=%d kill_by=%s victim=%s "
+      "th_nodes=%s th_grants=%s" % (
       len(spells), spells[0][0] if spells else -1,
-      max((t - s for s, t in spells), default=-1),
-      sum(t - s for s, t in spells) if spells else -1,
+      max((t - s for s, t, _ in spells), default=-1),
+      sum(t - s for s, t, _ in spells) if spells else -1,
       ",".join(ends) or "-",
-      grant, grant_set, kill, by, victim.replace(" ", "_") or "-"))
+      grant, grant_set, kill, by, victim.replace(" ", "_") or "-",
+      ",".join("%d:%d:%d:%d" % (nid, n[0], n[1], n[2])
+               for nid, n in sorted(nodes.items())) or "-",
+      ",".join("%d:%d:%s" % (g[0], g[1], g[2]) for g in grants[:10]) or "-"))
 PY
 }
 
@@ -408,10 +466,10 @@ PY
 # Sets EXTRA, DIED.
 wl_freeze_http() {
 	local room=${1:-50} basis=${2:-ws} srv cli sh hog psi t0 t1 ws mws cgws u0 m0
-	local size nfiles cg c rf0 mf0
+	local size nfiles cg c rf0 mf0 nl
 	nfiles=$(ls $F/www | wc -l)
 	u0=$(used_kb) m0=$(mapped_kb)
-	rm -f /tmp/http.log /tmp/shell.log /tmp/psi.log /tmp/hog.log
+	rm -f /tmp/http.log /tmp/shell.log /tmp/psi.log /tmp/hog.log /tmp/node.log
 	probe_client
 	scope server python3 -m http.server 8000 --bind 127.0.0.1 \
 		--directory $F/www >/dev/null 2>&1 &
@@ -443,6 +501,8 @@ wl_freeze_http() {
 	size=$(( size + $(meminfo_mb SwapFree) ))
 	psi_full_max /tmp/psi.log &
 	psi=$!
+	node_log /tmp/node.log &
+	nl=$!
 	rf0=$(vmstat_get workingset_refault_file) mf0=$(vmstat_get pgmajfault)
 	t0=$(now_ms)
 	scope hog python3 -c '
@@ -463,7 +523,7 @@ time.sleep(int(sys.argv[2]))
 		sleep 1
 	done
 	t1=$(now_ms)
-	kill $psi 2>/dev/null
+	kill $psi $nl 2>/dev/null
 	# Still alive: ended by us (SIGTERM, not counted); dead already: a
 	# peer's victim.
 	local dead=
@@ -488,7 +548,7 @@ time.sleep(int(sys.argv[2]))
 	EXTRA="$EXTRA psi_full_max=$(sort -n /tmp/psi.log | tail -n 1)"
 	EXTRA="$EXTRA refault_file_mb=$(( ($(vmstat_get workingset_refault_file) - rf0) >> 8 ))"
 	EXTRA="$EXTRA majfault_k=$(( ($(vmstat_get pgmajfault) - mf0) / 1000 ))"
-	EXTRA="$EXTRA $(thrash_keys "$t0" "$t1")"
+	EXTRA="$EXTRA $(thrash_keys "$t0" "$t1") $(node_keys /tmp/node.log)"
 	GROUP=freeze
 }
 
