@@ -139,6 +139,11 @@ swap_on() {
 meminfo_mb() { awk -v k="$1:" '$1 == k { print int($2 / 1024) }' /proc/meminfo; }
 mount_disks && swap_on
 t $? "the field data ($(du -sm $F 2>/dev/null | cut -f1) MB on $F) and the scratch disk are mounted; swap $(meminfo_mb SwapTotal) MB"
+# The nodes: a grant is taken by an allocation that prefers its node,
+# which for most is the node of the CPU they run on.
+for d in /sys/devices/system/node/node[0-9]*; do
+	diag "node ${d##*node}: $(awk '$3 == "MemTotal:" { print int($4 / 1024) }' $d/meminfo) MB, CPUs $(cat $d/cpulist)"
+done
 
 # field.slice: the workloads' slice in every setting; systemd-oomd's
 # settings put ManagedOOMMemoryPressure on it.
