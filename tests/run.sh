@@ -149,6 +149,7 @@ guest semantics semantics 256 180 0 --append ow.args=arbiter=1
 guest semantics-stock semantics 256 180 0 --append ow.args=arbiter=0
 guest numa numa 256 240 0 --numa 2 --append ow.args=arbiter=1
 guest numa-stock numa 256 240 0 --numa 2 --append ow.args=arbiter=0
+guest numa-thrash numa-thrash 256 300 0 --numa 2 --data 128 --append ow.args=timeout=5000,hold=40
 guest transient transient 256 300 0 --swap 512 --swap-bps 2000000 --append ow.args=arbiter=1,runs=2
 guest memcg-kselftest memcg-kselftest 512 420 0 --swap 512 --data 256 --append ow.args=arbiter=1
 guest memcg-kselftest-stock memcg-kselftest 512 420 0 --swap 512 --data 256 --append ow.args=arbiter=0
