@@ -49,9 +49,14 @@ die() { echo "field: error: $*" >&2; exit 1; }
 # lines of these commits (the series up to f8b8e72, whose spell ended at
 # its first calm window; 0006 has had the dip since) become
 # "thrash-N-nodip".  The recorded lines are left as they are.
+# And on more than one node, the lines from before c1c7a78, whose thrash
+# grant only an allocation preferring its node could take, become
+# "thrash-N-prefnode" (one node: the same decisions, nothing changes).
 NODIP_COMMITS='6e615af|1f00797|58b912f|ba04b77|f439b2c|00507af|e542552'
+PREFNODE_COMMITS='2887b6f'
 superseded() {
-	sed -E "/ commit=($NODIP_COMMITS)( |\$)/s/ mode=(thrash-[0-9]+) / mode=\1-nodip /"
+	sed -E -e "/ commit=($NODIP_COMMITS)( |\$)/s/ mode=(thrash-[0-9]+) / mode=\1-nodip /" \
+		-e "/ nodes=([2-9]|[1-9][0-9]+) .*commit=($PREFNODE_COMMITS)( |\$)/s/ mode=(thrash-[0-9]+) / mode=\1-prefnode /"
 }
 
 # data RAM_MB OUT: fio.dat 1.5 x RAM, db.sqlite and sort.txt 1.25 x RAM,

@@ -42,7 +42,7 @@ node_low_kb() {
 
 cpus0=$(cat /sys/devices/system/node/node0/cpulist 2>/dev/null)
 [ -d /sys/devices/system/node/node1 ] && [ -n "$cpus0" ]
-ok $? "two NUMA nodes, node 0 with CPUs ${cpus0:-none} (node 1: $(cat /sys/devices/system/node/node1/cpulist 2>/dev/null))" || {
+ok $? "two NUMA nodes, node 0 with CPUs ${cpus0:-none} (node 1: $(cat /sys/devices/system/node/node1/cpulist 2>/dev/null); online: $(cat /sys/devices/system/cpu/online))" || {
 	ktap_done
 	exit 0
 }
