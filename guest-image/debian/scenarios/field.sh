@@ -139,8 +139,7 @@ swap_on() {
 meminfo_mb() { awk -v k="$1:" '$1 == k { print int($2 / 1024) }' /proc/meminfo; }
 mount_disks && swap_on
 t $? "the field data ($(du -sm $F 2>/dev/null | cut -f1) MB on $F) and the scratch disk are mounted; swap $(meminfo_mb SwapTotal) MB"
-# The nodes: a grant is taken by an allocation that prefers its node,
-# which for most is the node of the CPU they run on.
+# The nodes and their CPUs: an allocation tries its CPU's node first.
 for d in /sys/devices/system/node/node[0-9]*; do
 	diag "node ${d##*node}: $(awk '$3 == "MemTotal:" { print int($4 / 1024) }' $d/meminfo) MB, CPUs $(cat $d/cpulist)"
 done
@@ -261,7 +260,6 @@ psi_full_max() {
 	done
 }
 
-# The probe's passes: "END_MS LAT_MS OK" lines, "S START_MS" before each.
 # node_log FILE: every second, each node's "NID FILE_KB ANON_KB REFAULTS"
 # (its meminfo's FilePages and AnonPages, its vmstat's
 # workingset_refault_file), for node_keys.
@@ -294,6 +292,7 @@ node_keys() {
 	}' "$1"
 }
 
+# The probe's passes: "END_MS LAT_MS OK" lines, "S START_MS" before each.
 probe_client() {
 	cat >/tmp/probe.py <<'PY'
 import random, sys, time, urllib.request
@@ -381,9 +380,10 @@ freeze_stats() {
 #                  permit it came from: the last oom_grant (grant),
 #                  oom_thrash_take (thrash) or oom_fallback (fallback)
 #                  before it, "-" for none; victim, its comm
-#   th_nodes       each node's spells begun in [T0, T1]:
-#                  NID:SPELLS:FIRST_SET_MS:LONGEST_MS, comma-separated
-#                  ("-": none); on two nodes, whose spell came first
+#   th_nodes       each node's spells in [T0, T1] (one begun before T0
+#                  counts from T0): NID:SPELLS:FIRST_SET_MS:LONGEST_MS,
+#                  comma-separated ("-": none); on two nodes, whose
+#                  spell came first
 #   th_grants      each oom_thrash_grant in [T0, T1], the first 10:
 #                  NID:MS:FATE, FATE "take" (a task took it: the kill),
 #                  "clear" (its node calmed first: dropped) or "open"
