@@ -884,13 +884,21 @@ static void on_kill(struct ow_checker *c, const struct oomwatch_event *ev)
 
 static const char *clock_name(enum ow_th_clock clock)
 {
-	return clock == OW_TH_CLOCK_SET ? "thrashing_set" : "oom_thrash_grant";
+	switch (clock) {
+	case OW_TH_CLOCK_SET:
+		return "thrashing_set";
+	case OW_TH_CLOCK_KILL:
+		return "mark_victim";
+	default:
+		return "oom_thrash_grant";
+	}
 }
 
 /*
  * thrash_timer on a grant: its claim against the timeout, and the record
  * against both: the time since the node's set, or since its previous
- * grant when that is later (the kernel restarts the clock at a grant).
+ * grant or the last mark_victim of any OOM when that is later (the kernel
+ * restarts the clock at a grant, and every node's at a kill).
  */
 static void check_thrash_timer(struct ow_checker *c,
 			       const struct oomwatch_event *ev)
@@ -1026,7 +1034,7 @@ static void check_second_grant(struct ow_checker *c,
 
 	if (th->granted)
 		violation(c, OW_INV_ONE_TAKE_PER_GRANT, ev->seq, ev->ts_ns,
-			  "oom_thrash_grant seq %llu at %s on node %d while the thrash grant seq %llu at %s on that node is neither taken nor dropped by a thrashing_clear",
+			  "oom_thrash_grant seq %llu at %s on node %d while the thrash grant seq %llu at %s on that node is neither taken nor dropped (by a thrashing_clear or a mark_victim)",
 			  (unsigned long long)ev->seq, ts_text(ev->ts_ns).s,
 			  ev->thrash_grant.nid, th->grant_seq,
 			  ts_text(th->grant_ts).s);

@@ -276,6 +276,12 @@ static bool node_index(struct ow_episodes *m, __s32 nid, size_t *i)
 	memset(v, 0, sizeof(*v));
 	v->nid = nid;
 	v->req_head = v->req_tail = OW_EP_NIL;
+	/* A node first named now may have thrashed since before the kill. */
+	if (m->victim_seen) {
+		v->th.clock = OW_TH_CLOCK_KILL;
+		v->th.clock_seq = m->victim_seq;
+		v->th.clock_ts = m->victim_ts;
+	}
 	return true;
 }
 
@@ -850,6 +856,29 @@ static struct ow_ep_permit use_permit(struct ow_episodes *m,
 	return use;
 }
 
+/*
+ * A victim was marked, by any OOM: the kernel restarts the thrash clock
+ * of every node that may be thrashing and drops its untaken grant, so
+ * that no grant rests on evidence from before the kill.
+ */
+static void restart_thrash_clocks(struct ow_episodes *m,
+				  const struct oomwatch_event *ev)
+{
+	m->victim_seen = true;
+	m->victim_seq = ev->seq;
+	m->victim_ts = ev->ts_ns;
+	for (size_t i = 0; i < m->nr_node; i++) {
+		struct ow_ep_thrash *th = &m->node[i].th;
+
+		if (th->state == OW_TH_OFF)
+			continue;
+		th->clock = OW_TH_CLOCK_KILL;
+		th->clock_seq = ev->seq;
+		th->clock_ts = ev->ts_ns;
+		th->granted = false;
+	}
+}
+
 static void on_kill(struct ow_episodes *m, const struct oomwatch_event *ev)
 {
 	struct ow_ep_permit use;
@@ -860,6 +889,7 @@ static void on_kill(struct ow_episodes *m, const struct oomwatch_event *ev)
 
 	/* A requester that is itself killed waits no more. */
 	end_pid(m, ev->victim.pid, OW_END_KILLED);
+	restart_thrash_clocks(m, ev);
 	/* oom_lock: another task's kill is another out_of_memory() call. */
 	if (m->take.type && m->take.pid != ev->pid)
 		m->take = (struct ow_ep_permit){ 0 };

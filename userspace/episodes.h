@@ -71,9 +71,11 @@
  *  thrashing  per node, the thrash rule: thrashing from a thrashing_set
  *             to its thrashing_clear (nothing recorded: unknown, and the
  *             node's claims are trusted); the clock a thrash grant is
- *             timed by, from the set or the node's last thrash grant,
- *             whichever is later; the node's one outstanding grant, which
- *             a thrash take on the node ends, and its clear drops.  A
+ *             timed by, from the set, the node's last thrash grant or
+ *             the last mark_victim of any OOM (a kill restarts every
+ *             node's), whichever is later; the node's one outstanding
+ *             grant, which a thrash take on the node ends, and its clear
+ *             or any mark_victim drops.  A
  *             take also settles its task's own request, if it waits: the
  *             task calls out_of_memory() itself.  A take makes its node
  *             known: a grant from before the recording explains one
@@ -179,6 +181,7 @@ enum ow_th_clock {
 	OW_TH_CLOCK_NONE,	/* not in the record */
 	OW_TH_CLOCK_SET,	/* the thrashing_set */
 	OW_TH_CLOCK_GRANT,	/* the node's last oom_thrash_grant */
+	OW_TH_CLOCK_KILL,	/* the last mark_victim, of any OOM */
 };
 
 /* A node's thrash rule state; the step keeps it as it was before. */
@@ -384,6 +387,11 @@ struct ow_episodes {
 	struct ow_ep_permit group_permit;
 	__s32 group_nid;		/* episode its victims joined, or -1 */
 	bool group_in_episode;
+
+	/* the last mark_victim, of any OOM: every thrash clock restarts */
+	bool victim_seen;
+	unsigned long long victim_seq;
+	unsigned long long victim_ts;
 
 	struct ow_ep_victim *alive;	/* victims of any OOM, not gone */
 	size_t nr_alive;
