@@ -327,17 +327,26 @@ static unsigned long ballast_fragment(void)
 	return n;
 }
 
+/* Take the ballast off its list onto @list; returns how many pages. */
+static unsigned long ballast_take(struct list_head *list)
+{
+	unsigned long n;
+
+	spin_lock(&ballast_lock);
+	list_splice_init(&ballast, list);
+	n = ballast_pages;
+	ballast_pages = 0;
+	spin_unlock(&ballast_lock);
+	return n;
+}
+
 /* Give the ballast back; returns how many pages that was. */
 static unsigned long ballast_release(void)
 {
 	unsigned long n;
 	LIST_HEAD(list);
 
-	spin_lock(&ballast_lock);
-	list_splice_init(&ballast, &list);
-	n = ballast_pages;
-	ballast_pages = 0;
-	spin_unlock(&ballast_lock);
+	n = ballast_take(&list);
 	ballast_free(&list);
 	return n;
 }
@@ -348,18 +357,26 @@ static int ow_alloc_oom_notify(struct notifier_block *nb,
 {
 	unsigned long *freed = arg;
 	unsigned long n;
+	LIST_HEAD(list);
 
 	WRITE_ONCE(frag_stop, true);
-	n = ballast_release();
+	n = ballast_take(&list);
 
 	if (current == READ_ONCE(tester) && !tester_oom_at)
 		tester_oom_at = ktime_get();
+	/*
+	 * Counted before the pages go back: another task's OOM may free
+	 * them (a second requester owned the grant), and the tester, served
+	 * by them on another CPU, reads the counts as soon as it returns.
+	 */
 	if (n) {
-		ballast_freed_by_oom += n;
+		WRITE_ONCE(ballast_freed_by_oom, ballast_freed_by_oom + n);
 		if (current == READ_ONCE(tester))
-			ballast_freed_by_tester += n;
+			WRITE_ONCE(ballast_freed_by_tester,
+				   ballast_freed_by_tester + n);
 		*freed += n;
 	}
+	ballast_free(&list);
 	return NOTIFY_OK;
 }
 
@@ -609,8 +626,8 @@ static int run_request(const struct ow_alloc_req *req)
 		destroy_timer_on_stack(&deadline);
 		flush_work(&ow_alloc_deadline_work);
 	}
-	by_oom = ballast_freed_by_oom;
-	by_tester = ballast_freed_by_tester;
+	by_oom = READ_ONCE(ballast_freed_by_oom);
+	by_tester = READ_ONCE(ballast_freed_by_tester);
 	by_deadline = ballast_freed_by_deadline;
 	ballast_release();
 	WRITE_ONCE(tester, NULL);
