@@ -219,7 +219,7 @@ run() {
 	local minutes=$(( ($(date +%s) - t_start) / 60 ))
 	superseded <"$runs_file" |
 		$B/ow-report field --out-dir "$out" --commit "$commit" --date "$date" \
-		--title "field bench: $runs run(s) per cell$([ "${APPEND:-0}" = 1 ] && echo " added to the earlier runs"), hold $hold s, survivable $shold s each, $minutes min, TCG, -smp 2 (one CPU in the guest)" \
+		--title "field bench: $runs run(s) per cell$([ "${APPEND:-0}" = 1 ] && echo " added to the earlier runs"), hold $hold s, survivable $shold s each, $minutes min, TCG, -smp 2 (each shape says how many CPUs the guest brought up)" \
 		--order "${settings// /,}" - >"$out/field.md" ||
 		die "ow-report field failed"
 	echo "field: wrote $out/field.md and $out/field.svg; $total guest(s), $failed failed, $minutes min" >&2

@@ -1864,7 +1864,8 @@ out:
 
 /*
  * The field bench's trade-off: per machine shape (mem_mb=, nodes=,
- * swap_mb=: none when absent) and setting (mode=), how long the freezes
+ * swap_mb=: none when absent, cpus=: one when absent, as every guest had
+ * before its config had ACPI) and setting (mode=), how long the freezes
  * lasted (group=freeze: freeze_ms, capped at OW_FIELD_CAP_MS) against
  * how many survivable runs (group=survivable) lost a process (surv_lost()).
  */
@@ -1873,6 +1874,7 @@ struct fcell {
 	const char *mem;	/* mem_mb=, or "?" */
 	const char *nodes;	/* nodes=, or "?" */
 	const char *swap;	/* swap_mb=, or "0" */
+	const char *cpus;	/* cpus=, or "1" */
 	const char *kernel;	/* kernel= of its first run, or "?" */
 	double *freeze;		/* ms, capped */
 	size_t nfreeze;		/* freeze runs with a freeze_ms */
@@ -1952,22 +1954,24 @@ static void field_free(struct field *fd)
 	memset(fd, 0, sizeof(*fd));
 }
 
-/* A record's machine: its size, nodes and swap (none if not said). */
+/* A record's machine: its size, nodes, swap and CPUs. */
 static struct fcell shape_of(const struct ow_rec *rec)
 {
 	const struct ow_field *swap = ow_rec_field(rec, "swap_mb");
+	const struct ow_field *cpus = ow_rec_field(rec, "cpus");
 
 	return (struct fcell){
 		.mem = field_str(rec, "mem_mb"),
 		.nodes = field_str(rec, "nodes"),
 		.swap = swap ? swap->val : "0",
+		.cpus = cpus ? cpus->val : "1",
 	};
 }
 
 static bool same_shape(const struct fcell *a, const struct fcell *b)
 {
 	return !strcmp(a->mem, b->mem) && !strcmp(a->nodes, b->nodes) &&
-	       !strcmp(a->swap, b->swap);
+	       !strcmp(a->swap, b->swap) && !strcmp(a->cpus, b->cpus);
 }
 
 /* rec is one of c's runs: its setting on its machine. */
@@ -2086,6 +2090,7 @@ static void put_shape(FILE *f, const struct fcell *c)
 		strcmp(c->nodes, "1") ? "s" : "");
 	if (strcmp(c->swap, "0"))
 		fprintf(f, ", swap %s MB", c->swap);
+	fprintf(f, ", %s CPU%s", c->cpus, strcmp(c->cpus, "1") ? "s" : "");
 }
 
 static void field_summary(FILE *f, const struct field *fd)

@@ -962,7 +962,7 @@ static const char field_expected[] =
 "Per setting: the median time a freeze lasted (freeze_ms, capped), "
 "against the survivable runs that lost a process.\n"
 "\n"
-"#### 1024 MB, 1 node\n"
+"#### 1024 MB, 1 node, 1 CPU\n"
 "\n"
 "| setting | kernel | freeze runs | freeze, median s (min–max) | hog "
 "killed | freeze runs that lost another process | survivable runs | "
@@ -972,7 +972,7 @@ static const char field_expected[] =
 "| arbiter | patched | 1 | 60.0 | 1 | 1 | 0 | 0 |\n"
 "| thrash-2000 | patched | 1 | 5.0 | 1 | 0 | 2 | 1 |\n"
 "\n"
-"#### 4096 MB, 2 nodes\n"
+"#### 4096 MB, 2 nodes, 1 CPU\n"
 "\n"
 "| setting | kernel | freeze runs | freeze, median s (min–max) | hog "
 "killed | freeze runs that lost another process | survivable runs | "
@@ -980,7 +980,7 @@ static const char field_expected[] =
 "|---|---|--:|--:|--:|--:|--:|--:|\n"
 "| stock | stock | 1 | 2.0 | 0 | 0 | 0 | 0 |\n"
 "\n"
-"#### 1024 MB, 1 node, per workload: freeze median s (runs); survivable "
+"#### 1024 MB, 1 node, 1 CPU, per workload: freeze median s (runs); survivable "
 "runs that lost a process / runs\n"
 "\n"
 "| workload | stock | arbiter | thrash-2000 |\n"
@@ -988,7 +988,7 @@ static const char field_expected[] =
 "| freeze-http | 180.5 (2) | 60.0 (1) | 5.0 (1) |\n"
 "| sort | 0/1 | – | 1/2 |\n"
 "\n"
-"#### 4096 MB, 2 nodes, per workload: freeze median s (runs); survivable "
+"#### 4096 MB, 2 nodes, 1 CPU, per workload: freeze median s (runs); survivable "
 "runs that lost a process / runs\n"
 "\n"
 "| workload | stock |\n"
@@ -1132,20 +1132,20 @@ static void test_field_thrash(void)
 
 	tap_ok(buf &&
 	       strstr(buf, "\n#### The thrash rule in the freeze runs") &&
-	       strstr(buf, "| 1024 MB, 1 node | arbiter | 1 | 0 | – | 0 | 0 "
+	       strstr(buf, "| 1024 MB, 1 node, 1 CPU | arbiter | 1 | 0 | – | 0 | 0 "
 		      "| 0 | – | – |\n") &&
-	       strstr(buf, "| 1024 MB, 1 node | thrash-10000 | 4 | 3 | 11.0 "
+	       strstr(buf, "| 1024 MB, 1 node, 1 CPU | thrash-10000 | 4 | 3 | 11.0 "
 		      "(4.0–12.0) | 2 | 2 | 1 | 11.5 (10.9–12.1) | 1/2 |\n") &&
-	       !strstr(buf, "| 1024 MB, 1 node | stock |") &&
+	       !strstr(buf, "| 1024 MB, 1 node, 1 CPU | stock |") &&
 	       strstr(buf, "| thrash-10000 | ? | 4 | 7.0 (0.0–16.0) | 2 | 0 "
 		      "| 3 | 1 |\n") &&
 	       strstr(buf, "\n#### The thrash rule in the survivable runs") &&
-	       strstr(buf, "| 1024 MB, 1 node | thrash-10000 | 2 | 1 | 1.2 | "
+	       strstr(buf, "| 1024 MB, 1 node, 1 CPU | thrash-10000 | 2 | 1 | 1.2 | "
 		      "0 | 0 | 0 |\n") &&
 	       strstr(buf, "| stress-vm | – | – | 1/1 |\n") &&
-	       strstr(buf, "| 1024 MB, 1 node, swap 256 MB | thrash-10000 | 1 "
+	       strstr(buf, "| 1024 MB, 1 node, swap 256 MB, 1 CPU | thrash-10000 | 1 "
 		      "| 1 | 10.6 | 1 | 1 | 0 | 10.5 | 1/1 |\n") &&
-	       strstr(buf, "\n#### 1024 MB, 1 node, swap 256 MB\n"),
+	       strstr(buf, "\n#### 1024 MB, 1 node, swap 256 MB, 1 CPU\n"),
 	       "field thrash: a row per setting with th_* keys; the freeze's "
 	       "end after its grant's spell, held to the timeout + 1 s; a "
 	       "survivable run with a kill (kills=1, lost=0) is lost; a "
@@ -1243,15 +1243,45 @@ static void test_field_thrash_label(void)
 	char *buf = field_of(text, 3, &o, "field thrash label");
 
 	tap_ok(buf &&
-	       strstr(buf, "| 1024 MB, 1 node | thrash-5000-nodip | 1 | 1 | "
+	       strstr(buf, "| 1024 MB, 1 node, 1 CPU | thrash-5000-nodip | 1 | 1 | "
 		      "5.2 | 1 | 1 | 0 | 5.5 | 1/1 |\n") &&
-	       strstr(buf, "| 1024 MB, 1 node | thrash-5000x | 1 | 1 | 5.2 | "
+	       strstr(buf, "| 1024 MB, 1 node, 1 CPU | thrash-5000x | 1 | 1 | 5.2 | "
 		      "1 | 1 | 0 | – | – |\n") &&
-	       strstr(buf, "| 1024 MB, 1 node | thrash-5000- | 1 | 1 | 5.2 | "
+	       strstr(buf, "| 1024 MB, 1 node, 1 CPU | thrash-5000- | 1 | 1 | 5.2 | "
 		      "1 | 1 | 0 | – | – |\n"),
 	       "field thrash label: thrash-MS-LABEL is held to MS + 1 s, "
 	       "thrash-MSx and thrash-MS- name no timeout");
 	if (buf && !strstr(buf, "1/1 |"))
+		tap_diag("%s", buf);
+	free(buf);
+}
+
+/* Runs on two CPUs are a machine of their own; no cpus= is one CPU. */
+static void test_field_cpus(void)
+{
+	static const char text[] =
+	"# result: scenario=freeze-text mode=thrash-10000 run=1 "
+	"group=freeze lost=0 died=hog freeze_ms=12000 freeze_end_ms=12000 "
+	"mem_mb=1024 nodes=1\n"
+	"# result: scenario=freeze-text mode=thrash-10000 run=1 "
+	"group=freeze lost=0 died=hog freeze_ms=8000 freeze_end_ms=8000 "
+	"mem_mb=1024 nodes=1 cpus=2\n"
+	"# result: scenario=freeze-text mode=thrash-10000 run=2 "
+	"group=freeze lost=0 died=hog freeze_ms=9000 freeze_end_ms=9000 "
+	"mem_mb=1024 nodes=1 cpus=2\n";
+	const struct ow_report_opts o = {
+		.title = "F", .commit = "c1", .date = "2026-12-07",
+	};
+	char *buf = field_of(text, 3, &o, "field cpus");
+
+	tap_ok(buf && strstr(buf, "\n#### 1024 MB, 1 node, 1 CPU\n") &&
+	       strstr(buf, "\n#### 1024 MB, 1 node, 2 CPUs\n") &&
+	       strstr(buf, "| thrash-10000 | ? | 1 | 12.0 | 1 | 0 | 0 | 0 |\n") &&
+	       strstr(buf, "| thrash-10000 | ? | 2 | 8.5 (8.0–9.0) | 2 | 0 | 0 "
+		      "| 0 |\n"),
+	       "field cpus: a guest's CPUs (cpus=, one when absent) make a "
+	       "machine of their own");
+	if (buf && !strstr(buf, "| 2 | 8.5 (8.0–9.0) |"))
 		tap_diag("%s", buf);
 	free(buf);
 }
@@ -1349,6 +1379,7 @@ int main(void)
 	test_latency_bench();
 	test_field();
 	test_field_thrash();
+	test_field_cpus();
 	test_field_thrash_label();
 	test_field_labels();
 	test_cli_exits();

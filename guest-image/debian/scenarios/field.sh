@@ -88,7 +88,10 @@ set -u
 n=0 pass=0 fail=0
 t() { n=$((n + 1)); if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok $n - $2"; else fail=$((fail + 1)); echo "not ok $n - $2"; fi; }
 diag() { echo "# $*"; }
-result() { echo "# result: $*"; }
+# Every line says how many CPUs the guest had: the runs before the guest
+# config had ACPI had one, whatever QEMU was given.
+CPUS=$(getconf _NPROCESSORS_ONLN)
+result() { echo "# result: $* cpus=$CPUS"; }
 now_ms() { date +%s%3N; }
 
 args=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^ow\.args=//p' | tr ',' '\n')
