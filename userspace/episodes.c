@@ -257,6 +257,15 @@ size_t *ow_episodes_nodes_by_nid(const struct ow_episodes *m)
 }
 
 /* The node's index, made when first named; false when out of memory. */
+/* The thrash clock restarts at the last mark_victim, of any OOM. */
+static void clock_from_victim(const struct ow_episodes *m,
+			      struct ow_ep_thrash *th)
+{
+	th->clock = OW_TH_CLOCK_KILL;
+	th->clock_seq = m->victim_seq;
+	th->clock_ts = m->victim_ts;
+}
+
 static bool node_index(struct ow_episodes *m, __s32 nid, size_t *i)
 {
 	struct ow_ep_node *v;
@@ -277,11 +286,8 @@ static bool node_index(struct ow_episodes *m, __s32 nid, size_t *i)
 	v->nid = nid;
 	v->req_head = v->req_tail = OW_EP_NIL;
 	/* A node first named now may have thrashed since before the kill. */
-	if (m->victim_seen) {
-		v->th.clock = OW_TH_CLOCK_KILL;
-		v->th.clock_seq = m->victim_seq;
-		v->th.clock_ts = m->victim_ts;
-	}
+	if (m->victim_seen)
+		clock_from_victim(m, &v->th);
 	return true;
 }
 
@@ -872,9 +878,7 @@ static void restart_thrash_clocks(struct ow_episodes *m,
 
 		if (th->state == OW_TH_OFF)
 			continue;
-		th->clock = OW_TH_CLOCK_KILL;
-		th->clock_seq = ev->seq;
-		th->clock_ts = ev->ts_ns;
+		clock_from_victim(m, th);
 		th->granted = false;
 	}
 }
