@@ -214,10 +214,11 @@ $(B)/initramfs-nohang.cpio: $(B)/initramfs.cpio $(B)/nohang.cpio
 nohang-image: image $(B)/initramfs-nohang.cpio
 
 # Host tool: result lines to markdown tables and SVG plots.
-$(B)/ow-report: userspace/report.c userspace/report_main.c userspace/report.h
+$(B)/ow-report: userspace/report.c userspace/report_main.c userspace/report.h \
+		userspace/xml.c userspace/xml.h
 	@mkdir -p $(B)
 	$(CC) $(CFLAGS_USER) -Iuserspace userspace/report.c \
-		userspace/report_main.c -o $@
+		userspace/report_main.c userspace/xml.c -o $@
 
 # The patched kernel (bindeb-pkg) and oomwatch (debian/, dpkg-buildpackage)
 # as Debian packages in build/deb/, and lintian's counts.

@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "report.h"
+#include "xml.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -997,59 +998,6 @@ static double x_of(const struct axis *ax, double v)
 	return LEFT + (v / ax->step - ax->k0) / (ax->k1 - ax->k0) * PLOT;
 }
 
-/* Length of the well-formed UTF-8 character XML allows at s, or 0. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n;
-
-	if (s[0] < 0xc2 || s[0] > 0xf4)
-		return 0;
-	n = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
-	for (size_t i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	/* overlong forms, surrogates, past U+10FFFF, U+FFFE and U+FFFF */
-	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
-	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90) ||
-	    (s[0] == 0xef && s[1] == 0xbf && s[2] >= 0xbe))
-		return 0;
-	return n;
-}
-
-/* Text and attribute values: markup escaped, anything invalid a '?'. */
-static void xml_put(FILE *f, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-
-	while (*s) {
-		size_t n;
-
-		switch (*s) {
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		default:
-			if (*s >= 0x80 && (n = utf8_len(s))) {
-				fwrite(s, 1, n, f);
-				s += n;
-				continue;
-			}
-			/* XML 1.0 allows no other control characters. */
-			fputc(*s < 0x20 || *s >= 0x7f ? '?' : *s, f);
-		}
-		s++;
-	}
-}
-
 /* What sets one kind of plot apart from the other in the shared parts. */
 struct svg_kind {
 	const char *what;	/* after the scenario in the title, or NULL */
@@ -1067,14 +1015,14 @@ static const struct svg_kind scene_kind = {
 static void put_title(FILE *f, const char *scenario,
 		      const struct svg_kind *k, const struct ow_report_opts *o)
 {
-	xml_put(f, scenario);
+	xml_puts(f, scenario);
 	if (k->what) {
 		fputs(": ", f);
-		xml_put(f, k->what);
+		xml_puts(f, k->what);
 	}
 	if (is_set(o->title)) {
 		fputs(" " EM_DASH " ", f);
-		xml_put(f, o->title);
+		xml_puts(f, o->title);
 	}
 }
 
@@ -1109,11 +1057,11 @@ static void svg_title(FILE *f, const char *scenario,
 	fputs("</text>\n<text class=\"sub\" x=\"8\" y=\"42\">", f);
 	if (is_set(o->commit)) {
 		fputs("Commit ", f);
-		xml_put(f, o->commit);
+		xml_puts(f, o->commit);
 		fputs(is_set(o->date) ? ", " : "", f);
 	}
 	if (is_set(o->date))
-		xml_put(f, o->date);
+		xml_puts(f, o->date);
 	fprintf(f, "</text>\n<text class=\"sub\" x=\"%d\" y=\"42\" "
 		"text-anchor=\"end\">%s</text>\n", WIDTH - 8, k->key);
 }
@@ -1158,9 +1106,9 @@ static void svg_runs(FILE *f, const struct group *g, const char *key,
 		fprintf(f, "<circle class=\"run\" cx=\"%.1f\" cy=\"%d\" "
 			"r=\"%d\" fill=\"%s\"><title>", x_of(ax, v->num /
 			u->scale), mid, DOT_R, colour);
-		xml_put(f, g->mode);
+		xml_puts(f, g->mode);
 		fputs(" run ", f);
-		xml_put(f, g->rec[i]->run);
+		xml_puts(f, g->rec[i]->run);
 		fputs(": ", f);
 		put_value(f, v->num, u);
 		fputs("</title></circle>\n", f);
@@ -1176,7 +1124,7 @@ static void svg_lane(FILE *f, const struct group *g, size_t i,
 
 	fprintf(f, "<g class=\"lane\">\n<text class=\"mode\" x=\"%d\" "
 		"y=\"%d\" text-anchor=\"end\">", LEFT - 8, mid + 4);
-	xml_put(f, g->mode);
+	xml_puts(f, g->mode);
 	fprintf(f, "</text>\n<line class=\"track\" x1=\"%d\" y1=\"%d\" "
 		"x2=\"%d\" y2=\"%d\"/>\n", LEFT, mid, LEFT + PLOT, mid);
 	svg_runs(f, g, key, ax, mid, colour);
@@ -1220,7 +1168,7 @@ static void svg_panel(FILE *f, const struct scene *s, const char *key,
 	axis_of(lo, hi, &ax);
 	fprintf(f, "<g class=\"panel\">\n<text class=\"metric\" x=\"8\" "
 		"y=\"%d\">", y + 15);
-	put_label(f, key, xml_put);
+	put_label(f, key, xml_puts);
 	fputs("</text>\n", f);
 	svg_axis(f, &ax, lanes, base);
 	for (size_t i = 0; i < s->ng; i++)
@@ -1630,7 +1578,7 @@ static void lat_mode(FILE *f, const struct lat_plot *p, size_t i,
 	int x = LAT_LEFT + LAT_W + 16, y = LAT_TOP + 8 + (int)i * LAT_ROW;
 
 	fputs("<g class=\"series\">\n<title>", f);
-	xml_put(f, p->s->g[i].mode);
+	xml_puts(f, p->s->g[i].mode);
 	fprintf(f, ": %zu %s</title>\n", l->runs, runs);
 	lat_desc(f, l);
 	if (lat_drawn(l))
@@ -1639,7 +1587,7 @@ static void lat_mode(FILE *f, const struct lat_plot *p, size_t i,
 		"y2=\"%d\" stroke=\"%s\"/>\n<text class=\"mode\" x=\"%d\" "
 		"y=\"%d\">", x, y, x + LAT_SWATCH, y, colour,
 		x + LAT_SWATCH + 6, y + 4);
-	xml_put(f, p->s->g[i].mode);
+	xml_puts(f, p->s->g[i].mode);
 	fprintf(f, " (%zu %s)</text>\n</g>\n", l->runs, runs);
 }
 
@@ -2542,7 +2490,7 @@ int ow_report_field_svg(FILE *f, const struct ow_report *r,
 		}
 		fprintf(f, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" "
 			"r=\"5\" fill=\"%s\"><title>", x, y, col);
-		xml_put(f, c->mode);
+		xml_puts(f, c->mode);
 		fputs(", ", f);
 		put_shape(f, c);
 		fprintf(f, ": freeze median %s s over %zu run(s); %zu of %zu "
@@ -2551,7 +2499,7 @@ int ow_report_field_svg(FILE *f, const struct ow_report *r,
 			c->surv);
 		fprintf(f, "<text class=\"lbl\" x=\"%.1f\" y=\"%.1f\" "
 			"fill=\"%s\">", lx, ly, col);
-		xml_put(f, c->mode);
+		xml_puts(f, c->mode);
 		fputs("</text>\n", f);
 	}
 	for (size_t i = 0, row = 0; i < fd.n; i++) {

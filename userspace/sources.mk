@@ -5,5 +5,4 @@ OW_USERSPACE_SRCS := userspace/oomwatch.c userspace/cli.c \
 	userspace/svg.c userspace/filter.c userspace/cgroup.c \
 	userspace/preflight.c userspace/reorder.c userspace/trace.c \
 	userspace/checker.c userspace/stats.c userspace/episodes.c \
-	userspace/journal.c \
-	userspace/metrics.c
+	userspace/journal.c userspace/metrics.c userspace/xml.c

@@ -5,7 +5,7 @@
  * Two steps: ow_svg_event() keeps a copy of the events the picture needs,
  * ow_svg_write() lays the rows out and draws them, one pass over the kept
  * events per row.  Plain fprintf: every value written is a number or text
- * that went through xml_text().
+ * that went through xml_put().
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "svg.h"
+#include "xml.h"
 
 #define NS_PER_S	1000000000ULL
 #define NS_PER_MS	1000000ULL
@@ -125,40 +126,9 @@ static double x_of(const struct geom *gm, unsigned long long ts)
 	return LEFT + (double)(ts - gm->t0) * PLOT / (double)(gm->t1 - gm->t0);
 }
 
-/* Text and attribute values: markup escaped, controls made visible. */
-static void xml_text(FILE *f, const char *s, size_t max)
-{
-	for (size_t i = 0; i < max && s[i]; i++) {
-		unsigned char c = s[i];
-
-		switch (c) {
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		default:
-			/* XML 1.0 allows no control characters at all. */
-			if (c < 0x20 || c == 0x7f)
-				fputc('?', f);
-			else if (c >= 0x80)
-				fprintf(f, "&#x%x;", c);	/* Latin-1 */
-			else
-				fputc(c, f);
-		}
-	}
-}
-
 static void task_text(FILE *f, const char *comm, __u32 pid)
 {
-	xml_text(f, comm, OOMWATCH_COMM_LEN);
+	xml_put(f, comm, OOMWATCH_COMM_LEN);
 	fprintf(f, "[%u]", pid);
 }
 
@@ -276,7 +246,7 @@ static void title(FILE *f, const struct ow_header *h,
 	fprintf(f, "<text x=\"8\" y=\"18\" font-size=\"14\" "
 		"font-weight=\"bold\">oomwatch: ");
 	if (h)
-		xml_text(f, h->kernel, OW_KERNEL_MAX);
+		xml_put(f, h->kernel, OW_KERNEL_MAX);
 	else
 		fprintf(f, "recording without a header");
 	fprintf(f, "</text>\n<text x=\"8\" y=\"36\">");
@@ -607,7 +577,7 @@ static void request_mark(FILE *f, const struct geom *gm, int y,
 	fprintf(f, "<title>%.6f s: %s, pid %u", secs(e->ts_ns), what, pid);
 	if (e->type == OW_OOM_REQUEST) {
 		fprintf(f, " (");
-		xml_text(f, e->request.comm, OOMWATCH_COMM_LEN);
+		xml_put(f, e->request.comm, OOMWATCH_COMM_LEN);
 		fprintf(f, "), order %d", e->request.order);
 	} else if (e->type == OW_OOM_GRANT) {
 		fprintf(f, ", unreclaimable %u ms, %u looping, %llu reclaimed",

@@ -547,6 +547,17 @@ static void test_units(void)
  * Well formed enough to open: one root, tags closed in order, attribute
  * values quoted, every '&' an entity, no '<' or '>' or control byte loose.
  */
+/* "&#xHH;": a character reference, as xml_put() writes a Latin-1 byte. */
+static bool char_ref(const char *s)
+{
+	size_t n;
+
+	if (strncmp(s, "&#x", 3))
+		return false;
+	n = strspn(s + 3, "0123456789abcdef");
+	return n > 0 && s[3 + n] == ';';
+}
+
 static bool well_formed(const char *s)
 {
 	char stack[16][16];
@@ -558,7 +569,8 @@ static bool well_formed(const char *s)
 
 		if (*s == '&') {
 			if (strncmp(s, "&lt;", 4) && strncmp(s, "&gt;", 4) &&
-			    strncmp(s, "&amp;", 5) && strncmp(s, "&quot;", 6))
+			    strncmp(s, "&amp;", 5) && strncmp(s, "&quot;", 6) &&
+			    !char_ref(s))
 				return false;
 			s++;
 			continue;
@@ -656,9 +668,9 @@ static void test_svg(void)
 	       strstr(svg, ">a&lt;b&amp;c</text>") &&
 	       strstr(svg, ">x&quot;y</text>") &&
 	       strstr(svg, "<title>z run &quot;2&quot;: 5</title>") &&
-	       strstr(svg, ">Commit c?\xc3\xa9, d</text>") &&
+	       strstr(svg, ">Commit c&#xff;\xc3\xa9, d</text>") &&
 	       !strstr(svg, "a<b"),
-	       "svg: names, title, keys escaped; bad UTF-8 a '?'");
+	       "svg: names, title, keys escaped; a byte not UTF-8 as Latin-1");
 	tap_ok(svg && strstr(svg, "middle\">-6</text>") &&
 	       strstr(svg, "middle\">6</text>"),
 	       "svg: negative values widen the axis below 0");
