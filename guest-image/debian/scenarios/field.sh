@@ -64,6 +64,9 @@
 #                 mm/ and kernel/ from nothing for SHOLD s
 #   stress-vm     stress-ng vm (2 x 45% of RAM, kept), mmap and page-in:
 #                 survivable with swap only (FIELD_SWAP)
+#   swap-cold     python3 with a heap of RAM plus 95% of the swap, only its
+#                 last tenth in use: swap over 90% used by a program that
+#                 does not thrash (with swap only; wl_swap_cold)
 #   stress-hold   stress-ng vm, one worker keeping all of MemAvailable but
 #                 6% of RAM and writing it over and over: a program that
 #                 fits and holds most of memory itself (a database's
@@ -657,6 +660,47 @@ wl_stress_hold() {
 		--timeout "${shold}s" --metrics-brief
 	# Its progress: the vm stressor's bogo ops ("stress-ng: metrc: [PID] vm N ...").
 	EXTRA="$EXTRA vm_mb=$mb room_pct=6 bogo_ops=$(awk '$4 == "vm" { print $5; exit }' /tmp/surv.log)"
+}
+
+# swap-cold: a python3 program with a large heap it hardly uses (a JVM's
+# or a browser's idle memory): it writes a bytearray of MemAvailable
+# less 6% of RAM plus 95% of the swap once, then rewrites only its last
+# tenth, a byte a page, for shold s.  Its cold pages go to swap and stay
+# there: the swap is over 90% used with nothing refaulting, and stock
+# serves it (RAM and swap hold it).  What systemd-oomd's ManagedOOMSwap
+# (swap over 90% used: kill the largest user) costs.  With swap only.
+# Progress: passes over the hot tenth; swap_used_max_mb as it saw it.
+wl_swap_cold() {
+	local mb swap
+	swap=$(meminfo_mb SwapTotal)
+	[ "$swap" -gt 0 ] || { diag "swap-cold: no swap"; return 1; }
+	mb=$(( $(meminfo_mb MemAvailable) - $(meminfo_mb MemTotal) * 6 / 100 + swap * 95 / 100 ))
+	rm -f /tmp/swap-cold.out
+	surv swap-cold python3 -c '
+import sys
+n, out = int(sys.argv[1]) << 20, sys.argv[2]
+
+def swap_used_mb():
+    kb = {}
+    with open("/proc/meminfo") as f:
+        for line in f:
+            k, v = line.split(":")
+            kb[k] = int(v.split()[0])
+    return (kb["SwapTotal"] - kb["SwapFree"]) >> 10
+
+b = bytearray(n)
+for i in range(0, n, 4096):
+    b[i] = 1
+passes, peak = 0, 0
+while True:
+    for i in range(n - n // 10, n, 4096):
+        b[i] = (b[i] + 1) & 255
+    passes += 1
+    peak = max(peak, swap_used_mb())
+    with open(out, "w") as f:
+        f.write("%d %d\n" % (passes, peak))
+' "$mb" /tmp/swap-cold.out
+	EXTRA="$EXTRA heap_mb=$mb swap_mb_total=$swap passes=$(cut -d' ' -f1 /tmp/swap-cold.out 2>/dev/null) swap_used_max_mb=$(cut -d' ' -f2 /tmp/swap-cold.out 2>/dev/null)"
 }
 
 for run in $(seq "$runs"); do
