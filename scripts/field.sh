@@ -20,8 +20,8 @@
 #              thrash-10000]
 #   FIELD_W    workloads, '+'-separated [freeze-text+freeze-http+
 #              fio-mmap+fio-read+sqlite+sqlite-mmap+sort+sort-big+
-#              stress-hold+gzip+xz+make+memcg-thrash, and stress-vm and
-#              swap-cold when FIELD_SWAP is set]
+#              stress-hold+gzip+xz+make+memcg-thrash, and stress-vm,
+#              stress-swap and swap-cold when FIELD_SWAP is set]
 #   FIELD_MEM  guest sizes in MB, space-separated [1024 4096]
 #   FIELD_NUMA fake NUMA nodes, space-separated [1 2]
 #   FIELD_SWAP swap disk sizes in MB, space-separated; 0 for none [0]
@@ -105,15 +105,15 @@ data() {
 }
 
 # workloads_for W SWAP_MB: W, with the swap workloads (stress-vm,
-# swap-cold) added when there is swap and FIELD_W was not given, and
-# taken out when there is none (more than RAM in anonymous memory:
-# without swap a true OOM, not survivable work).
+# stress-swap, swap-cold) added when there is swap and FIELD_W was not
+# given, and taken out when there is none (about RAM or more in
+# anonymous memory: without swap a true OOM, not survivable work).
 workloads_for() {
 	local w=$1 sw
 	if [ "$2" -gt 0 ]; then
-		[ -z "${FIELD_W:-}" ] && w=$w+stress-vm+swap-cold
+		[ -z "${FIELD_W:-}" ] && w=$w+stress-vm+stress-swap+swap-cold
 	else
-		for sw in stress-vm swap-cold; do
+		for sw in stress-vm stress-swap swap-cold; do
 			case +$w+ in *+$sw+*)
 				echo "field: no swap: $sw left out" >&2
 				w=$(echo "+$w+" | sed "s/+$sw+/+/g; s/^+//; s/+\$//") ;;

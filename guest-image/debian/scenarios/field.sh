@@ -64,6 +64,9 @@
 #                 mm/ and kernel/ from nothing for SHOLD s
 #   stress-vm     stress-ng vm (2 x 45% of RAM, kept), mmap and page-in:
 #                 survivable with swap only (FIELD_SWAP)
+#   stress-swap   stress-ng vm writing 120% of MemAvailable over and over:
+#                 the 2004 yum update, slow on swap but going on, as stock
+#                 serves it (with swap only; wl_stress_swap)
 #   swap-cold     python3 with a heap of RAM plus 95% of the swap, only its
 #                 last tenth in use: swap over 90% used by a program that
 #                 does not thrash (with swap only; wl_swap_cold)
@@ -701,6 +704,24 @@ while True:
         f.write("%d %d\n" % (passes, peak))
 ' "$mb" /tmp/swap-cold.out
 	EXTRA="$EXTRA heap_mb=$mb swap_mb_total=$swap passes=$(cut -d' ' -f1 /tmp/swap-cold.out 2>/dev/null) swap_used_max_mb=$(cut -d' ' -f2 /tmp/swap-cold.out 2>/dev/null)"
+}
+
+# stress-swap: the 2004 yum update as a Debian program: stress-ng's vm
+# stressor writing 120% of MemAvailable (at most MemAvailable plus 70% of
+# the swap) over and over, front to back (write64).  It walks more than
+# RAM: it thrashes on swap and goes on, slowly, as stock serves it; what
+# a trigger on page age (MGLRU's min_ttl_ms) or on pressure costs.  With
+# swap only.  Progress: the stressor's bogo ops.
+wl_stress_swap() {
+	local mb avail swap
+	swap=$(meminfo_mb SwapTotal)
+	[ "$swap" -gt 0 ] || { diag "stress-swap: no swap"; return 1; }
+	avail=$(meminfo_mb MemAvailable)
+	mb=$(( avail * 120 / 100 ))
+	[ "$mb" -gt $(( avail + swap * 70 / 100 )) ] && mb=$(( avail + swap * 70 / 100 ))
+	surv stress-swap stress-ng --vm 1 --vm-bytes "${mb}M" --vm-keep --vm-method write64 \
+		--oomable --timeout "${shold}s" --metrics-brief
+	EXTRA="$EXTRA vm_mb=$mb bogo_ops=$(awk '$4 == "vm" { print $5; exit }' /tmp/surv.log)"
 }
 
 for run in $(seq "$runs"); do
