@@ -716,6 +716,24 @@ while time.monotonic() - t1 < hold:
 	return 0
 }
 
+# stress-swap: the 2004 yum update as a Debian program: stress-ng's vm
+# stressor writing 120% of MemAvailable (at most MemAvailable plus 70% of
+# the swap) over and over, front to back (write64).  It walks more than
+# RAM: it thrashes on swap and goes on, slowly, as stock serves it; what
+# a trigger on page age (MGLRU's min_ttl_ms) or on pressure costs.  With
+# swap only.  Progress: the stressor's bogo ops.
+wl_stress_swap() {
+	local mb avail swap
+	swap=$(meminfo_mb SwapTotal)
+	[ "$swap" -gt 0 ] || { diag "stress-swap: no swap"; return 1; }
+	avail=$(meminfo_mb MemAvailable)
+	mb=$(( avail * 120 / 100 ))
+	[ "$mb" -gt $(( avail + swap * 70 / 100 )) ] && mb=$(( avail + swap * 70 / 100 ))
+	surv stress-swap stress-ng --vm 1 --vm-bytes "${mb}M" --vm-keep --vm-method write64 \
+		--oomable --timeout "${shold}s" --metrics-brief
+	EXTRA="$EXTRA vm_mb=$mb bogo_ops=$(awk '$4 == "vm" { print $5; exit }' /tmp/surv.log)"
+}
+
 for run in $(seq "$runs"); do
 	for w in $wls; do
 		fn=wl_${w//-/_} fa=
