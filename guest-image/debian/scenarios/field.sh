@@ -235,10 +235,11 @@ vmstat_get() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 used_kb() { awk '/^(Cached|AnonPages):/ { n += $2 } END { print n }' /proc/meminfo; }
 mapped_kb() { awk '/^Mapped:/ { print $2 }' /proc/meminfo; }
 # Kills user-space peers logged since $1 (s since the epoch).
-peer_kills() {
+peer_kill_lines() {
 	journalctl -q --since "@$1" -u earlyoom -u nohang-psi -u systemd-oomd 2>/dev/null |
-		grep -cE 'sending SIG|Killed /|corrective action' 
+		grep -E 'sending SIG|Killed /|corrective action'
 }
+peer_kills() { peer_kill_lines "$1" | grep -c .; }
 # scope NAME CMD... &: CMD in a scope of field.slice; only in the
 # background (it execs: $! is CMD itself, systemd-run --scope execs too).
 scope() {
@@ -773,6 +774,9 @@ for run in $(seq "$runs"); do
 		sleep 1
 		kills=$(( $(vmstat_get oom_kill) - k0 ))
 		pk=$(peer_kills "$since")
+		# Which rule of the peer fired (systemd-oomd names it: memory
+		# pressure or swap used), as the peer logged it.
+		[ "$pk" -gt 0 ] && peer_kill_lines "$since" | cut -c1-300 | sed 's/^/# peer: /'
 		# The freeze's hog is the right victim: only another is a loss.
 		# A survivable run loses with any kill at all: stress-ng
 		# restarts a killed worker, and a kill may take a daemon.
