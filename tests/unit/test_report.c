@@ -543,10 +543,6 @@ static void test_units(void)
 
 /* ---------------------------------------------------------------- svg */
 
-/*
- * Well formed enough to open: one root, tags closed in order, attribute
- * values quoted, every '&' an entity, no '<' or '>' or control byte loose.
- */
 /* "&#xHH;": a character reference, as xml_put() writes a Latin-1 byte. */
 static bool char_ref(const char *s)
 {
@@ -558,6 +554,11 @@ static bool char_ref(const char *s)
 	return n > 0 && s[3 + n] == ';';
 }
 
+/*
+ * Well formed enough to open: one root, tags closed in order, attribute
+ * values quoted, every '&' an entity or a character reference, no '<' or
+ * '>' or control byte loose.
+ */
 static bool well_formed(const char *s)
 {
 	char stack[16][16];

@@ -671,10 +671,10 @@ wl_stress_hold() {
 # or a browser's idle memory): it writes a bytearray of MemAvailable
 # less 6% of RAM plus 95% of the swap once, then rewrites only its last
 # tenth, a byte a page, for shold s, and exits 0.  Its cold pages go to
-# swap and stay there: the swap is over 90% used with nothing
-# refaulting, and stock serves it (RAM and swap hold it).  What
-# systemd-oomd's ManagedOOMSwap (swap over 90% used: kill the largest
-# user) costs.  With swap only.  The fill is not timed (under TCG it
+# swap and stay there: the swap near 95% used with nothing refaulting,
+# and stock serves it (RAM and swap hold it).  What systemd-oomd's
+# ManagedOOMSwap (memory and swap each over 90% used: kill the largest
+# user of swap) costs.  With swap only.  The fill is not timed (under TCG it
 # takes about a minute: the swap-out); timeout(1) gives it 300 s.
 # Result: fill_ms, passes over the hot tenth, swap_used_max_mb over them.
 wl_swap_cold() {
