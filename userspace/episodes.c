@@ -256,7 +256,6 @@ size_t *ow_episodes_nodes_by_nid(const struct ow_episodes *m)
 	return idx;
 }
 
-/* The node's index, made when first named; false when out of memory. */
 /* The thrash clock restarts at the last mark_victim, of any OOM. */
 static void clock_from_victim(const struct ow_episodes *m,
 			      struct ow_ep_thrash *th)
@@ -266,6 +265,7 @@ static void clock_from_victim(const struct ow_episodes *m,
 	th->clock_ts = m->victim_ts;
 }
 
+/* The node's index, made when first named; false when out of memory. */
 static bool node_index(struct ow_episodes *m, __s32 nid, size_t *i)
 {
 	struct ow_ep_node *v;

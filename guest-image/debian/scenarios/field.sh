@@ -568,11 +568,12 @@ time.sleep(int(sys.argv[2]))
 	GROUP=freeze
 }
 
-# surv ROLE CMD...: CMD in a scope for shold s; EXTRA, DIED.
+# surv ROLE CMD...: CMD in a scope for shold s (SURV_LIMIT s when set);
+# EXTRA, DIED.
 surv() {
 	local role=$1 rc
 	shift
-	scope "$role" timeout "$shold" "$@" >/tmp/surv.log 2>&1 &
+	scope "$role" timeout "${SURV_LIMIT:-$shold}" "$@" >/tmp/surv.log 2>&1 &
 	reap "$role" $!
 	rc=$?
 	EXTRA="exit=$rc"
@@ -683,7 +684,7 @@ wl_swap_cold() {
 	[ "$swap" -gt 0 ] || { diag "swap-cold: no swap"; return 1; }
 	mb=$(( $(meminfo_mb MemAvailable) - $(meminfo_mb MemTotal) * 6 / 100 + swap * 95 / 100 ))
 	rm -f /tmp/swap-cold.out
-	scope swap-cold timeout $((shold + 300)) python3 -c '
+	SURV_LIMIT=$((shold + 300)) surv swap-cold python3 -c '
 import sys, time
 n, hold, out = int(sys.argv[1]) << 20, float(sys.argv[2]), sys.argv[3]
 
@@ -708,10 +709,8 @@ while time.monotonic() - t1 < hold:
     peak = max(peak, swap_used_mb())
     with open(out, "w") as f:
         f.write("%d %d %d\n" % ((t1 - t0) * 1000, passes, peak))
-' "$mb" "$shold" /tmp/swap-cold.out >/tmp/surv.log 2>&1 &
-	reap swap-cold $!
-	EXTRA="exit=$? heap_mb=$mb swap_total_mb=$swap"
-	GROUP=survivable
+' "$mb" "$shold" /tmp/swap-cold.out
+	EXTRA="$EXTRA heap_mb=$mb swap_total_mb=$swap"
 	[ -r /tmp/swap-cold.out ] &&
 		EXTRA="$EXTRA $(awk '{ print "fill_ms=" $1, "passes=" $2, "swap_used_max_mb=" $3 }' /tmp/swap-cold.out)"
 	return 0
