@@ -20,8 +20,9 @@
 #              thrash-10000]
 #   FIELD_W    workloads, '+'-separated [freeze-text+freeze-http+
 #              fio-mmap+fio-read+sqlite+sqlite-mmap+sort+sort-big+
-#              stress-hold+gzip+xz+make+memcg-thrash, and stress-vm,
-#              stress-swap and swap-cold when FIELD_SWAP is set]
+#              stress-hold+hold-stream+gzip+xz+make+memcg-thrash, and
+#              stress-vm, stress-swap and swap-cold when FIELD_SWAP is
+#              set]
 #   FIELD_MEM  guest sizes in MB, space-separated [1024 4096]
 #   FIELD_NUMA fake NUMA nodes, space-separated [1 2]
 #   FIELD_SWAP swap disk sizes in MB, space-separated; 0 for none [0]
@@ -133,7 +134,7 @@ kernel_of() {	# the kernel a setting runs on
 run() {
 	local settings w mems numas runs hold shold seed out commit date
 	settings=${SETTINGS:-stock mglru-100 mglru-1000 mglru-5000 earlyoom nohang oomd oomd-60-30 oomd-20-5 arbiter thrash-2000 thrash-5000 thrash-10000}
-	w=${FIELD_W:-freeze-text+freeze-http+fio-mmap+fio-read+sqlite+sqlite-mmap+sort+sort-big+stress-hold+gzip+xz+make+memcg-thrash}
+	w=${FIELD_W:-freeze-text+freeze-http+fio-mmap+fio-read+sqlite+sqlite-mmap+sort+sort-big+stress-hold+hold-stream+gzip+xz+make+memcg-thrash}
 	mems=${FIELD_MEM:-1024 4096}
 	numas=${FIELD_NUMA:-1 2}
 	swaps=${FIELD_SWAP:-0}

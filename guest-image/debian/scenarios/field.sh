@@ -76,6 +76,9 @@
 #                 fits and holds most of memory itself (a database's
 #                 cache, a JVM's heap), as stock serves it; MemAvailable
 #                 stays under earlyoom's 10% while it runs
+#   hold-stream   stress-hold's program beside md5sum of fio.dat (a backup
+#                 job's read): the page cache turns over in the 6% left
+#                 (wl_hold_stream)
 # Survivable workloads run SHOLD s each (timeout(1) ends them: that is no
 # loss); lost=1 when one of its processes died of a signal otherwise, or
 # anything was killed (the kernel's or a peer's kill) while it ran.
@@ -666,6 +669,29 @@ wl_stress_hold() {
 		--timeout "${shold}s" --metrics-brief
 	# Its progress: the vm stressor's bogo ops ("stress-ng: metrc: [PID] vm N ...").
 	EXTRA="$EXTRA vm_mb=$mb room_pct=6 bogo_ops=$(awk '$4 == "vm" { print $5; exit }' /tmp/surv.log)"
+}
+
+# hold-stream: stress-hold's program and, beside it, a backup job's read:
+# md5sum of fio.dat (1.5 x RAM, read once, never again in the run), both
+# for shold s.  The stream's page cache has the 6% of RAM the holder
+# leaves, and at the data disk's rate it turns over every few seconds:
+# pages never used twice, nothing refaulting, reclaim easy.  Stock serves
+# it; what a trigger on the age of the oldest pages (MGLRU's min_ttl_ms)
+# costs.  Result: the holder's bogo_ops and vm_exit, read_mb (the data
+# disk's reads over the run: the stream's progress).
+wl_hold_stream() {
+	local mb vm disk r0
+	mb=$(( $(meminfo_mb MemAvailable) - $(meminfo_mb MemTotal) * 6 / 100 ))
+	disk=$(dev_of tools) || return 1
+	r0=$(awk '{ print $3 }' "/sys/block/${disk#/dev/}/stat")
+	scope hold-stream-vm stress-ng --vm 1 --vm-bytes "${mb}M" --vm-keep --oomable \
+		--timeout "${shold}s" --metrics-brief >/tmp/hold-vm.log 2>&1 &
+	vm=$!
+	surv hold-stream md5sum $F/fio.dat
+	reap hold-stream-vm $vm
+	EXTRA="$EXTRA vm_exit=$? vm_mb=$mb room_pct=6"
+	EXTRA="$EXTRA bogo_ops=$(awk '$4 == "vm" { print $5; exit }' /tmp/hold-vm.log)"
+	EXTRA="$EXTRA read_mb=$(( ($(awk '{ print $3 }' "/sys/block/${disk#/dev/}/stat") - r0) >> 11 ))"
 }
 
 # swap-cold: a python3 program with a large heap it hardly uses (a JVM's
