@@ -662,17 +662,25 @@ wl_stress_vm() {
 	EXTRA="$EXTRA vm_mb=$mb vm_bytes_total=1"
 }
 
+# holder_mb: MemAvailable less 6% of MemTotal, what stress-hold's holder
+# takes (the room the rest of the system keeps).
+holder_mb() { echo $(( $(meminfo_mb MemAvailable) - $(meminfo_mb MemTotal) * 6 / 100 )); }
+# bogo_ops LOG: the vm stressor's bogo ops in stress-ng's --metrics-brief
+# ("stress-ng: metrc: [PID] vm N ...").
+bogo_ops() { awk '$4 == "vm" { print $5; exit }' "$1"; }
+# sectors_read DEV: the sectors DEV has read since boot.
+sectors_read() { awk '{ print $3 }' "/sys/block/${1#/dev/}/stat"; }
+
 # stress-ng's vm stressor holding MemAvailable less 6% of MemTotal (the
 # room the rest of the system keeps), kept and rewritten for shold s.
 # --oomable: a killed worker is not restarted (any kill loses the run
 # anyway, from the kernel's count or the peer's journal).
 wl_stress_hold() {
 	local mb
-	mb=$(( $(meminfo_mb MemAvailable) - $(meminfo_mb MemTotal) * 6 / 100 ))
+	mb=$(holder_mb)
 	surv stress-hold stress-ng --vm 1 --vm-bytes "${mb}M" --vm-keep --oomable \
 		--timeout "${shold}s" --metrics-brief
-	# Its progress: the vm stressor's bogo ops ("stress-ng: metrc: [PID] vm N ...").
-	EXTRA="$EXTRA vm_mb=$mb room_pct=6 bogo_ops=$(awk '$4 == "vm" { print $5; exit }' /tmp/surv.log)"
+	EXTRA="$EXTRA vm_mb=$mb room_pct=6 bogo_ops=$(bogo_ops /tmp/surv.log)"
 }
 
 # hold-stream: stress-hold's program and, beside it, a backup job's read:
@@ -685,17 +693,17 @@ wl_stress_hold() {
 # disk's reads over the run: the stream's progress).
 wl_hold_stream() {
 	local mb vm disk r0
-	mb=$(( $(meminfo_mb MemAvailable) - $(meminfo_mb MemTotal) * 6 / 100 ))
+	mb=$(holder_mb)
 	disk=$(dev_of tools) || return 1
-	r0=$(awk '{ print $3 }' "/sys/block/${disk#/dev/}/stat")
+	r0=$(sectors_read "$disk")
 	scope hold-stream-vm stress-ng --vm 1 --vm-bytes "${mb}M" --vm-keep --oomable \
 		--timeout "${shold}s" --metrics-brief >/tmp/hold-vm.log 2>&1 &
 	vm=$!
 	surv hold-stream md5sum $F/fio.dat
 	reap hold-stream-vm $vm
 	EXTRA="$EXTRA vm_exit=$? vm_mb=$mb room_pct=6"
-	EXTRA="$EXTRA bogo_ops=$(awk '$4 == "vm" { print $5; exit }' /tmp/hold-vm.log)"
-	EXTRA="$EXTRA read_mb=$(( ($(awk '{ print $3 }' "/sys/block/${disk#/dev/}/stat") - r0) >> 11 ))"
+	EXTRA="$EXTRA bogo_ops=$(bogo_ops /tmp/hold-vm.log)"
+	EXTRA="$EXTRA read_mb=$(( ($(sectors_read "$disk") - r0) >> 11 ))"
 }
 
 # swap-cold: a python3 program with a large heap it hardly uses (a JVM's
@@ -712,7 +720,7 @@ wl_swap_cold() {
 	local mb swap
 	swap=$(meminfo_mb SwapTotal)
 	[ "$swap" -gt 0 ] || { diag "swap-cold: no swap"; return 1; }
-	mb=$(( $(meminfo_mb MemAvailable) - $(meminfo_mb MemTotal) * 6 / 100 + swap * 95 / 100 ))
+	mb=$(( $(holder_mb) + swap * 95 / 100 ))
 	rm -f /tmp/swap-cold.out
 	SURV_LIMIT=$((shold + 300)) surv swap-cold python3 -c '
 import sys, time
@@ -761,7 +769,7 @@ wl_stress_swap() {
 	[ "$mb" -gt $(( avail + swap * 70 / 100 )) ] && mb=$(( avail + swap * 70 / 100 ))
 	surv stress-swap stress-ng --vm 1 --vm-bytes "${mb}M" --vm-keep --vm-method write64 \
 		--oomable --timeout "${shold}s" --metrics-brief
-	EXTRA="$EXTRA vm_mb=$mb bogo_ops=$(awk '$4 == "vm" { print $5; exit }' /tmp/surv.log)"
+	EXTRA="$EXTRA vm_mb=$mb bogo_ops=$(bogo_ops /tmp/surv.log)"
 }
 
 for run in $(seq "$runs"); do
