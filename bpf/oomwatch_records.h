@@ -25,9 +25,11 @@
  * events and its two sysctls in the header (docs/trace-format.md).  4: the
  * thrash windows and grants carry what the rule judges: the refaults read
  * by page faults ("faulted"), those within a kill's reach ("near"), the
- * node's anonymous pages; the grant its window's length.
+ * node's anonymous pages; the grant its window's length.  5: "shed" lines
+ * count the context records the BPF side did not write while its ring
+ * was half full (oomwatch.bpf.c, RB_SHED_BYTES).
  */
-#define OOMWATCH_FORMAT_VERSION	4
+#define OOMWATCH_FORMAT_VERSION	5
 
 enum oomwatch_event_type {
 	/* Existing kernel tracepoints */
@@ -276,6 +278,7 @@ struct oomwatch_event {
 enum oomwatch_counter {
 	OW_CNT_EMITTED = 0,	/* records committed to the ring buffer */
 	OW_CNT_DROPPED = 1,	/* bpf_ringbuf_reserve() failed */
+	OW_CNT_SHED = 2,	/* context records not written: ring half full */
 	OW_NR_COUNTERS,
 };
 

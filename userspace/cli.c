@@ -14,9 +14,15 @@
 #include "cli.h"
 #include "metrics.h"
 #include "replay.h"
+#include "trace.h"
 
+#define OW_STR2(x)	#x
+#define OW_STR(x)	OW_STR2(x)
+/* From the macros the encoder and decoder use, so that it cannot drift. */
 const char *argp_program_version =
-	"oomwatch 0.5 (trace format 4, reads 1 to 3)";
+	"oomwatch 0.5 (trace format " OW_STR(OOMWATCH_FORMAT_VERSION)
+	", reads " OW_STR(OW_FORMAT_VERSION_MIN) " to "
+	OW_STR(OOMWATCH_FORMAT_VERSION) ")";
 const char *argp_program_bug_address = "<oomwatch@localhost>";
 
 static const char doc[] =

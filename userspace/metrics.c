@@ -425,6 +425,10 @@ int ow_metrics_format(const struct ow_metrics *mx, const struct ow_checker *c,
 	write_scalar(f, "oomwatch_lost_events_total", "counter",
 		     "Events the ring buffer dropped before oomwatch read them.",
 		     mx->st->lost);
+	write_scalar(f, "oomwatch_shed_events_total", "counter",
+		     "Context events (reclaim retries, direct reclaim, kswapd "
+		     "wake/sleep) not written while the ring was half full.",
+		     mx->st->shed);
 	for (size_t i = 0; i < sizeof(node_families) /
 			       sizeof(node_families[0]); i++)
 		write_node_family(f, mx, model, order, nr, &node_families[i]);

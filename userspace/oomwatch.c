@@ -189,6 +189,7 @@ struct live {
 	__u64 *percpu;
 	int ncpus;
 	unsigned long long dropped;	/* already reported */
+	unsigned long long shed;	/* already reported */
 	int stats_fd;			/* --cost: BPF run-time stats on */
 	struct rusage ru_start;		/* --cost: at the start of tracing */
 	unsigned long long start_ns;	/* --cost: CLOCK_MONOTONIC, same */
@@ -236,14 +237,19 @@ static __u64 sum_counter(struct live *l, __u32 which)
 	return sum;
 }
 
-/* New ring buffer drops since the last look go to the session. */
+/* New ring buffer drops and sheds since the last look go to the session. */
 static void check_dropped(struct live *l)
 {
 	__u64 dropped = sum_counter(l, OW_CNT_DROPPED);
+	__u64 shed = sum_counter(l, OW_CNT_SHED);
 
 	if (dropped > l->dropped) {
 		ow_session_lost(l->session, -1, dropped - l->dropped);
 		l->dropped = dropped;
+	}
+	if (shed > l->shed) {
+		ow_session_shed(l->session, shed - l->shed);
+		l->shed = shed;
 	}
 }
 
@@ -572,8 +578,8 @@ static int trace(struct live *l)
 	ring_buffer__consume(l->rb);
 	pump(l, true);
 	check_dropped(l);
-	fprintf(stderr, "oomwatch: %llu events, %llu lost\n",
-		ow_session_events(l->session), (unsigned long long)l->dropped);
+	fprintf(stderr, "oomwatch: %llu events, %llu lost, %llu shed\n",
+		ow_session_events(l->session), l->dropped, l->shed);
 	print_cost(l);
 	return ow_session_finish(l->session, clock_ns(CLOCK_MONOTONIC));
 }

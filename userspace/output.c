@@ -428,6 +428,18 @@ static const char *kill_kind(unsigned int constraint)
 	}
 }
 
+/*
+ * Shed context records may have held a later look of the allocator than
+ * the one shown: say so, rather than pass an old look off as the last.
+ */
+static void shed_note(struct ow_out *o)
+{
+	if (o->shed)
+		fprintf(o->o.f, " (%llu context record%s shed since the last "
+			"kill, the ring half full: later looks may be missing)",
+			o->shed, o->shed == 1 ? "" : "s");
+}
+
 /* Why the stock path killed: the allocator's last look at each zone. */
 static void retry_evidence(struct ow_out *o)
 {
@@ -435,6 +447,7 @@ static void retry_evidence(struct ow_out *o)
 
 	if (!o->nr_retry) {
 		fprintf(f, "; no reclaim_retry_zone seen before it");
+		shed_note(o);
 		return;
 	}
 	fprintf(f, "; the allocator saw");
@@ -450,6 +463,7 @@ static void retry_evidence(struct ow_out *o)
 			(unsigned long long)r->reclaimable, r->loops,
 			task(r->comm, r->pid).s);
 	}
+	shed_note(o);
 }
 
 static void token_context(struct ow_out *o)
@@ -565,6 +579,12 @@ static void on_kill(struct ow_out *o, const struct oomwatch_event *ev,
 	o->kept_folios = 0;
 	o->kept_shown = false;
 	o->bypasses = 0;
+	o->shed = 0;
+}
+
+void ow_out_shed(struct ow_out *o, unsigned long long count)
+{
+	o->shed += count;
 }
 
 static void on_retry(struct ow_out *o, const struct oomwatch_event *ev)

@@ -106,6 +106,7 @@ struct ow_out {
 	unsigned long long kept_folios;	/* largest single pass */
 	bool kept_shown;
 	unsigned long bypasses;
+	unsigned long long shed;	/* context records not written */
 
 	__u32 holder;			/* swap token, 0: nobody */
 	char holder_comm[OOMWATCH_COMM_LEN];
@@ -128,5 +129,7 @@ void ow_out_columns(struct ow_out *o);
 void ow_out_event(struct ow_out *o, const struct oomwatch_event *ev,
 		  const struct ow_requester *who, bool show);
 void ow_out_violation(struct ow_out *o, const struct ow_violation *v);
+/* Context records the BPF side shed (a "shed" line, or its counter). */
+void ow_out_shed(struct ow_out *o, unsigned long long count);
 
 #endif /* OW_OUTPUT_H */

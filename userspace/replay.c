@@ -145,6 +145,8 @@ static int feed(struct ow_session *s, const struct ow_cgroup_set *set,
 			ow_session_lost(s, rec.lost.cpu, rec.lost.count);
 		} else if (rec.kind == OW_REC_MEMCG) {
 			ow_session_memcg(s, rec.memcg.id, rec.memcg.path);
+		} else if (rec.kind == OW_REC_SHED) {
+			ow_session_shed(s, rec.shed);
 		}
 	}
 	if (interrupted) {

@@ -647,6 +647,19 @@ void ow_session_lost(struct ow_session *s, int cpu, long long count)
 	ow_checker_lost(&s->checker, count);
 }
 
+void ow_session_shed(struct ow_session *s, long long count)
+{
+	if (count < 0 || s->version < 5)
+		return;
+	if (s->record)
+		record_result(s, ow_json_write_shed(s->record, s->version,
+						    count));
+	if (s->json_events)
+		ow_json_write_shed(s->o.out, s->version, count);
+	ow_stats_shed(&s->stats, count);
+	ow_out_shed(&s->out, count);
+}
+
 static int close_record(struct ow_session *s)
 {
 	const char *path = s->o.cli->record;

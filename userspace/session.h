@@ -99,6 +99,8 @@ const struct ow_memcg_paths *ow_session_memcg_paths(const struct ow_session *s);
 
 /* Events the ring buffer dropped (cpu -1: summed over CPUs). */
 void ow_session_lost(struct ow_session *s, int cpu, long long count);
+/* Context records the BPF side shed: counted and passed on, no rule broken. */
+void ow_session_shed(struct ow_session *s, long long count);
 
 /*
  * End of the run at now_ns (raised to the last event's time): open

@@ -119,6 +119,11 @@ void ow_stats_feed(struct ow_stats *s, const struct oomwatch_event *ev)
 	on_kill(s, st, ev->ts_ns);
 }
 
+void ow_stats_shed(struct ow_stats *s, unsigned long long count)
+{
+	s->shed += count;
+}
+
 void ow_stats_lost(struct ow_stats *s, unsigned long long count)
 {
 	s->lost += count;
@@ -216,6 +221,10 @@ void ow_stats_print(FILE *f, struct ow_stats *s, const struct ow_checker *c)
 {
 	fprintf(f, "summary: %llu events, %llu OOM episode%s, %llu lost\n",
 		s->events, s->episodes, s->episodes == 1 ? "" : "s", s->lost);
+	if (s->shed)
+		fprintf(f, "  %llu context records shed (reclaim_retry_zone, "
+			"direct reclaim, kswapd wake/sleep): the ring was half "
+			"full\n", s->shed);
 	for (unsigned int t = 1; t < OW_NR_TYPES; t++)
 		if (s->count[t])
 			fprintf(f, "  %-22s %llu\n", ow_event_type_name(t),
@@ -296,8 +305,8 @@ int ow_stats_write_json(FILE *f, unsigned int version, struct ow_stats *s,
 			const struct ow_checker *c)
 {
 	fprintf(f, "{\"v\":%u,\"type\":\"summary\",\"events\":%llu,"
-		"\"lost\":%llu,\"episodes\":%llu,\"counts\":{",
-		version, s->events, s->lost, s->episodes);
+		"\"lost\":%llu,\"shed\":%llu,\"episodes\":%llu,\"counts\":{",
+		version, s->events, s->lost, s->shed, s->episodes);
 	for (unsigned int t = 1; t < OW_NR_TYPES; t++)
 		fprintf(f, "%s\"%s\":%llu", t > 1 ? "," : "",
 			ow_event_type_name(t), s->count[t]);

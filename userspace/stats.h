@@ -70,6 +70,7 @@ struct ow_stats {
 	unsigned long long count[OW_NR_TYPES];	/* [0]: types out of range */
 	unsigned long long episodes;
 	unsigned long long lost;
+	unsigned long long shed;	/* context records not written */
 	unsigned long long dropped_samples;	/* malloc failed */
 
 	struct ow_samples request_to_verdict;
@@ -86,11 +87,12 @@ struct ow_stats {
 void ow_stats_init(struct ow_stats *s, struct ow_episodes *shared);
 void ow_stats_feed(struct ow_stats *s, const struct oomwatch_event *ev);
 void ow_stats_lost(struct ow_stats *s, unsigned long long count);
+void ow_stats_shed(struct ow_stats *s, unsigned long long count);
 void ow_stats_free(struct ow_stats *s);
 
 /*
  * The human summary, several lines, and the JSON "summary" line:
- *   {"v":3,"type":"summary","events":N,"lost":N,"episodes":N,
+ *   {"v":3,"type":"summary","events":N,"lost":N,"shed":N,"episodes":N,
  *    "counts":{"mark_victim":N,...every type...},
  *    "request_to_verdict_ns":{"n":N,"min":N,"median":N,"p95":N,"max":N},
  *    "unreclaimable_to_kill_ns":{...},

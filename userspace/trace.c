@@ -838,6 +838,21 @@ int ow_json_format_lost(char *buf, size_t size, unsigned int version,
 	return sb_finish(&b);
 }
 
+int ow_json_format_shed(char *buf, size_t size, unsigned int version,
+			long long count)
+{
+	struct sb b;
+
+	if (!version_known(version) || version < 5 || count < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	sb_init(&b, buf, size);
+	sb_printf(&b, "{\"v\":%u,\"type\":\"shed\",\"count\":%lld}\n",
+		  version, count);
+	return sb_finish(&b);
+}
+
 /* The encoder refuses what the decoder would: a round trip never fails. */
 int ow_json_format_memcg(char *buf, size_t size, unsigned int version,
 			 __u64 memcg_id, const char *path)
@@ -902,6 +917,14 @@ int ow_json_write_lost_cpu(FILE *f, unsigned int version, int cpu,
 int ow_json_write_lost(FILE *f, unsigned int version, long long count)
 {
 	return ow_json_write_lost_cpu(f, version, -1, count);
+}
+
+int ow_json_write_shed(FILE *f, unsigned int version, long long count)
+{
+	char buf[128];
+
+	return write_line(f, buf, ow_json_format_shed(buf, sizeof(buf),
+						      version, count));
 }
 
 int ow_json_write_memcg(FILE *f, unsigned int version, __u64 memcg_id,
@@ -1765,6 +1788,28 @@ static int decode_lost(struct jparser *p, unsigned short root,
 	return to_s64(p, count, "count", 0, LLONG_MAX, &l->count);
 }
 
+static int decode_shed(struct jparser *p, unsigned short root,
+		       long long *count)
+{
+	const struct jnode *n = NULL;
+	char m[MSG_SIZE];
+
+	for (unsigned short c = p->node[root].child; c != J_NIL;
+	     c = p->node[c].next) {
+		const struct jnode *k = &p->node[c];
+
+		if (key_is(p, k, "v") || key_is(p, k, "type"))
+			continue;
+		if (!key_is(p, k, "count"))
+			return jfail(p, "unknown field \"%s\" in shed record",
+				     key_msg(p, k, m, sizeof(m)));
+		n = k;
+	}
+	if (!n)
+		return missing(p, "count");
+	return to_s64(p, n, "count", 0, LLONG_MAX, count);
+}
+
 /*
  * A memcg line: its id, and its path from the cgroup2 root in the one
  * spelling ow_memcg_path_valid() allows.
@@ -1867,6 +1912,13 @@ static int decode_tree(struct jparser *p, unsigned short root,
 				     "line (added in version 2)", out->version);
 		out->kind = OW_REC_MEMCG;
 		return decode_memcg(p, root, &out->memcg);
+	}
+	if (bytes_are(name, t->len, "shed")) {
+		if (out->version < 5)
+			return jfail(p, "record type \"shed\" in a version %u "
+				     "line (added in version 5)", out->version);
+		out->kind = OW_REC_SHED;
+		return decode_shed(p, root, &out->shed);
 	}
 	type = type_from_bytes(name, t->len);
 	if (!type)

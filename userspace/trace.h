@@ -15,6 +15,7 @@
  *   {"v":3,"seq":12,"ts_ns":123,"cpu":0,"pid":42,"tgid":42,"comm":"hog",
  *    "type":"oom_request", ...payload...}
  *   {"v":3,"type":"lost","cpu":-1,"count":3}
+ *   {"v":5,"type":"shed","count":120}
  *   {"v":3,"type":"summary", ...anything...}
  *
  * Every line of one file carries the same "v": ow_reader refuses a file
@@ -22,7 +23,11 @@
  * "memcg_id" and the "memcg" lines; version 3 the thrash rule's events
  * (thrashing_set, thrashing_clear, oom_thrash_grant, oom_thrash_take) and
  * its sysctls in the header's config (oom_arbiter_thrash,
- * oom_thrash_timeout_ms).  A line of an older version holding any of
+ * oom_thrash_timeout_ms); version 5 the "shed" lines: context records
+ * (reclaim_retry_zone, direct reclaim, kswapd wake and sleep) the BPF
+ * side did not write, without a sequence number, while half its ring was
+ * unread.  Unlike "lost", a shed line breaks no rule: no rule reads
+ * those types.  A line of an older version holding any of
  * them is refused, as a reader of that version refused them, with a
  * message that says which version has them; an older header decodes the
  * sysctls it lacks as unknown.  A writer writes the version of its
@@ -181,6 +186,9 @@ int ow_json_format_event(char *buf, size_t size, unsigned int version,
 			 const struct oomwatch_event *ev);
 int ow_json_format_lost(char *buf, size_t size, unsigned int version,
 			int cpu, long long count);
+/* Version 5 on: EINVAL for an older version or a negative count. */
+int ow_json_format_shed(char *buf, size_t size, unsigned int version,
+			long long count);
 /* path: NUL-terminated, from the cgroup2 root. */
 int ow_json_format_memcg(char *buf, size_t size, unsigned int version,
 			 __u64 memcg_id, const char *path);
@@ -196,6 +204,7 @@ int ow_json_write_lost_cpu(FILE *f, unsigned int version, int cpu,
 			   long long count);
 int ow_json_write_memcg(FILE *f, unsigned int version, __u64 memcg_id,
 			const char *path);
+int ow_json_write_shed(FILE *f, unsigned int version, long long count);
 
 enum ow_record_kind {
 	OW_REC_HEADER = 1,
@@ -203,6 +212,7 @@ enum ow_record_kind {
 	OW_REC_LOST,
 	OW_REC_SUMMARY,		/* contents skipped */
 	OW_REC_MEMCG,		/* version 2 on */
+	OW_REC_SHED,		/* version 5 on */
 };
 
 struct ow_header {
@@ -230,6 +240,7 @@ struct ow_record {
 		struct oomwatch_event event;	/* OW_REC_EVENT */
 		struct ow_lost lost;		/* OW_REC_LOST */
 		struct ow_memcg memcg;		/* OW_REC_MEMCG */
+		long long shed;			/* OW_REC_SHED: count, >= 0 */
 	};
 };
 

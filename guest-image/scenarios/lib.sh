@@ -66,13 +66,18 @@ start_oomwatch() {
 # Stop it; OW_RC is its exit status.  When that is not 0, what it said
 # (a broken invariant names its rule and events) goes to the log: the
 # recording stays in the guest, and a failure that happens once in many
-# runs must be readable from the one log there is.
+# runs must be readable from the one log there is.  When it is 0, its
+# count of events, lost and shed goes there.
 stop_oomwatch() {
 	kill -INT "$OW_PID" 2>/dev/null
 	wait "$OW_PID"
 	OW_RC=$?
-	[ "$OW_RC" -eq 0 ] ||
+	if [ "$OW_RC" -eq 0 ]; then
+		# How much it saw, lost and shed (oomwatch.bpf.c, RB_SHED_BYTES)
+		grep -E '^oomwatch: [0-9]+ events' /tmp/ow.err | sed 's/^/# /'
+	else
 		grep -v 'oomwatch: tracing' /tmp/ow.err | head -n 20 | sed 's/^/# oomwatch: /'
+	fi
 	return 0
 }
 

@@ -51,8 +51,8 @@ while [ $i -le $runs ]; do
 	echo "$t" >>/tmp/with
 	stop_oomwatch
 	[ "$OW_RC" -eq 0 ] || ow_fail=$((ow_fail + 1))
-	n=$(sed -n 's/^oomwatch: \([0-9]*\) events, \([0-9]*\) lost$/\1/p' /tmp/ow.err)
-	l=$(sed -n 's/^oomwatch: \([0-9]*\) events, \([0-9]*\) lost$/\2/p' /tmp/ow.err)
+	n=$(sed -n 's/^oomwatch: \([0-9]*\) events, \([0-9]*\) lost, [0-9]* shed$/\1/p' /tmp/ow.err)
+	l=$(sed -n 's/^oomwatch: \([0-9]*\) events, \([0-9]*\) lost, [0-9]* shed$/\2/p' /tmp/ow.err)
 	events=$((events + ${n:-0})); lost=$((lost + ${l:-1}))
 	traced_ms=$((traced_ms + t))
 	echo "# result: scenario=overhead run=$i without_ms=$w with_ms=$t events=${n:-?} lost=${l:-?}"

@@ -50,6 +50,8 @@ static int encode(const struct ow_record *rec, char *buf, size_t size)
 	case OW_REC_MEMCG:
 		return ow_json_format_memcg(buf, size, v, rec->memcg.id,
 					    rec->memcg.path);
+	case OW_REC_SHED:
+		return ow_json_format_shed(buf, size, v, rec->shed);
 	default:
 		return 0;
 	}
@@ -73,6 +75,8 @@ static bool same(const struct ow_record *a, const struct ow_record *b)
 	case OW_REC_MEMCG:
 		return a->memcg.id == b->memcg.id &&
 		       !strcmp(a->memcg.path, b->memcg.path);
+	case OW_REC_SHED:
+		return a->shed == b->shed;
 	default:
 		return true;
 	}
@@ -274,6 +278,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		} else if (rec.kind == OW_REC_MEMCG) {
 			ow_memcg_paths_add(&paths, rec.memcg.id,
 					   rec.memcg.path, 0);
+		} else if (rec.kind == OW_REC_SHED) {
+			ow_stats_shed(&s, rec.shed);
+			ow_out_shed(&o, rec.shed);
 		}
 	}
 	fclose(f);

@@ -117,7 +117,7 @@ static void test_exits(void)
 		  "--help: -c says what it selects, by memory cgroup id" },
 		{ ARGV("-h"), 0, "USAGE: oomwatch [-j|-s]", NULL,
 		  "-h: the full help too" },
-		{ ARGV("--version"), 0, "oomwatch 0.5 (trace format 4, reads 1 to 3)",
+		{ ARGV("--version"), 0, "oomwatch 0.5 (trace format 5, reads 1 to 5)",
 		  NULL, "--version" },
 		{ ARGV("--bogus"), 1, NULL, "unrecognized option '--bogus'\n"
 		  "Try `oomwatch --help' or `oomwatch --usage' for more "

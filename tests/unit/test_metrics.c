@@ -549,6 +549,25 @@ static void test_fixtures(void)
 	globfree(&g);
 }
 
+/* A recording's shed line reaches its counter; lost ones stay apart. */
+static void test_shed(void)
+{
+	const char *m = proc_path("shed.prom");
+	struct proc_result r;
+	char *text = NULL;
+	bool ok;
+
+	ok = !proc_run(ARGV("--replay", FIXTURE_DIR "/shed_v5.jsonl", "-s",
+			    "--metrics", m), NULL, &r) && !r.status &&
+	     (text = slurp(m)) &&
+	     strstr(text, "\noomwatch_shed_events_total 1200\n") &&
+	     strstr(text, "\noomwatch_lost_events_total 0\n");
+	tap_ok(ok, "shed: a recording's 1200 shed context records are "
+	       "oomwatch_shed_events_total, none lost");
+	free(text);
+	proc_free(&r);
+}
+
 /* The check can fail: a broken exposition, an unbounded label. */
 static void test_rejects(void)
 {
@@ -585,6 +604,7 @@ int main(void)
 	test_cli();
 	test_unwritable();
 	test_fixtures();
+	test_shed();
 	test_rejects();
 	return tap_done();
 }

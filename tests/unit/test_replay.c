@@ -980,6 +980,50 @@ out:
 	free(text);
 }
 
+/* ---------------------------------------------------- version 5: shed */
+
+#define V5 FIX("shed_v5.jsonl")
+
+/*
+ * Context records shed under load break no rule; the kill explanation
+ * says its evidence may be old, the summary counts them, and -j and
+ * --record carry the shed line on.
+ */
+static void test_v5_shed(void)
+{
+	const char *rec = proc_path("v5rec.jsonl");
+	struct proc_result r, j;
+	char *text = NULL;
+	size_t len;
+	bool ok;
+
+	ok = !proc_run(ARGV("--replay", V5, "--assert"), NULL, &r) &&
+	     r.status == 0 &&
+	     has(r.out, "16 retries without progress (hog[301]) (1200 "
+		 "context records shed since the last kill, the ring half "
+		 "full: later looks may be missing)\n", "stdout") &&
+	     has(r.out, "summary: 3 events, 1 OOM episode, 0 lost\n  1200 "
+		 "context records shed", "stdout") &&
+	     has(r.out, "    6 record_whole           ok\n", "stdout");
+	if (!tap_ok(ok, "v5 replay --assert: shed records break no rule; the "
+		    "kill's evidence and the summary say how many"))
+		show(&r);
+	proc_free(&r);
+
+	ok = !proc_run(ARGV("--replay", V5, "-j", "--record", rec), NULL,
+		       &j) && j.status == 0 &&
+	     has(j.out, "{\"v\":5,\"type\":\"shed\",\"count\":1200}\n",
+		 "stdout") &&
+	     has(j.out, "\"lost\":0,\"shed\":1200,", "stdout") &&
+	     (text = proc_slurp(rec, &len)) && len == j.out_len &&
+	     !memcmp(text, j.out, len);
+	if (!tap_ok(ok, "v5 replay -j, --record: the shed line and the "
+		    "summary's count, the record byte for byte"))
+		show(&j);
+	proc_free(&j);
+	free(text);
+}
+
 int main(void)
 {
 	test_statuses();
@@ -1003,5 +1047,6 @@ int main(void)
 	test_v3_planted();
 	test_v3_take_memcg0();
 	test_memcg_table_full();
+	test_v5_shed();
 	return tap_done();
 }

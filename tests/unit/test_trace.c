@@ -484,6 +484,16 @@ static void test_lost_and_summary(void)
 	     rec.kind == OW_REC_LOST && rec.lost.cpu == -1 &&
 	     rec.lost.count == LLONG_MAX;
 	tap_ok(ok, "round trip: lost record");
+	len = ow_json_format_shed(buf, sizeof(buf), V, LLONG_MAX);
+	ok = len > 0 && !ow_json_decode_line(buf, len - 1, &rec, why,
+					     sizeof(why)) &&
+	     rec.kind == OW_REC_SHED && rec.shed == LLONG_MAX;
+	tap_ok(ok, "round trip: shed record");
+	errno = 0;
+	ok = ow_json_format_shed(buf, sizeof(buf), 4, 1) < 0 &&
+	     errno == EINVAL &&
+	     ow_json_format_shed(buf, sizeof(buf), V, -1) < 0;
+	tap_ok(ok, "shed: not in version 4, no negative count");
 	ok = !ow_json_decode_line(summary, strlen(summary), &rec, why,
 				  sizeof(why)) && rec.kind == OW_REC_SUMMARY;
 	if (!ok)
@@ -564,13 +574,23 @@ static const struct bad_case bad_cases[] = {
 	{ "unknown field", HDR EVH("1")
 	  "\"type\":\"task_exit\",\"exit_pid\":1,\"exit_tgid\":1,\"x\":0}\n",
 	  "t.jsonl:2: unknown field \"x\" in task_exit event" },
-	{ "wrong version", "{\"v\":5,\"type\":\"header\",\"anything\":1}\n",
-	  "t.jsonl:1: version 5 not supported" },
+	{ "wrong version", "{\"v\":6,\"type\":\"header\",\"anything\":1}\n",
+	  "t.jsonl:1: version 6 not supported" },
 	{ "version 0", "{\"v\":0,\"type\":\"lost\",\"cpu\":0,\"count\":1}\n",
 	  "t.jsonl:1: version 0 not supported" },
-	{ "version 5 after version 2 lines", HDR2 EXIT2_OK("1")
-	  "{\"v\":5,\"type\":\"lost\",\"cpu\":0,\"count\":1}\n",
-	  "t.jsonl:3: version 5 not supported" },
+	{ "version 6 after version 2 lines", HDR2 EXIT2_OK("1")
+	  "{\"v\":6,\"type\":\"lost\",\"cpu\":0,\"count\":1}\n",
+	  "t.jsonl:3: version 6 not supported" },
+	{ "shed in a version 4 line", "{\"v\":4,\"type\":\"shed\",\"count\":1}\n",
+	  "t.jsonl:1: record type \"shed\" in a version 4 line (added in "
+	  "version 5)" },
+	{ "shed: unknown field", "{\"v\":5,\"type\":\"shed\",\"count\":1,"
+	  "\"cpu\":0}\n",
+	  "t.jsonl:1: unknown field \"cpu\" in shed record" },
+	{ "shed: negative count", "{\"v\":5,\"type\":\"shed\",\"count\":-1}\n",
+	  "t.jsonl:1: field \"count\": -1 out of range" },
+	{ "shed: no count", "{\"v\":5,\"type\":\"shed\"}\n",
+	  "t.jsonl:1: field \"count\" missing" },
 	{ "version 3 line after version 2 lines", HDR2 EXIT2_OK("1")
 	  "{\"v\":3,\"type\":\"lost\",\"cpu\":0,\"count\":1}\n",
 	  "t.jsonl:3: version 3 line after version 2 lines (a recording has "
