@@ -12,18 +12,26 @@
 # metrics=SECONDS adds --metrics, written every SECONDS, to what --cost
 # measures.
 #
+# stall=SECONDS stops oomwatch (SIGSTOP) before the tasks start and lets
+# it go on SECONDS later: the storm's records pile up unread.  The ring
+# must then shed context records rather than lose any (oomwatch.bpf.c,
+# RB_SHED_BYTES): a sixth line wants none lost and some shed, and every
+# other line holds as when oomwatch keeps up.
+#
 # OW_ARGS: arbiter=1|0 tasks=N timeout=MS fallback=MS metrics=SECONDS
+# stall=SECONDS
 . /scenarios/lib.sh
 parse_args
 arbiter=${ARG_arbiter:-1}
 tasks=${ARG_tasks:-32}
-ktap_plan 5
+ktap_plan $((5 + (${ARG_stall:-0} > 0)))
 arbiter_set "$arbiter" "${ARG_timeout:-5000}" "${ARG_fallback:-15000}"
 ok $? "knobs: vm.oom_arbiter=$arbiter"
 ram_mb=$(awk '/MemTotal/ { print int($2 / 1024) }' /proc/meminfo)
 each=$(( (ram_mb + ${ARG_over:-16}) / tasks ))
 start_oomwatch --assert --cost $ARG_flags \
 	${ARG_metrics:+--metrics /tmp/ow.prom --metrics-interval $ARG_metrics}
+[ "${ARG_stall:-0}" -gt 0 ] && kill -STOP "$OW_PID"
 i=0
 pids=
 while [ $i -lt $tasks ]; do
@@ -31,6 +39,10 @@ while [ $i -lt $tasks ]; do
 	pids="$pids $!"
 	i=$((i + 1))
 done
+if [ "${ARG_stall:-0}" -gt 0 ]; then
+	sleep "$ARG_stall"
+	kill -CONT "$OW_PID"
+fi
 # The tasks hold their memory until killed: wait until the kills stop
 # (no new one for 12 s, more than two unreclaimable timeouts), at most
 # ${ARG_limit:-90} s, then end the survivors.
@@ -89,5 +101,11 @@ fi
 ok $? "oomwatch --assert: every invariant kept (exit $OW_RC)"
 grep -i violat /tmp/ow.err | head -n 5 | sed 's/^/# /'
 # How much the storm asked of the ring buffer and of oomwatch.
-grep -E '^oomwatch: ([0-9]+ events|cost: [0-9])' /tmp/ow.err | sed 's/^/# /'
+grep -E '^oomwatch: cost: [0-9]' /tmp/ow.err | sed 's/^/# /'
+if [ "${ARG_stall:-0}" -gt 0 ]; then
+	set -- $(sed -n 's/^oomwatch: \([0-9]*\) events, \([0-9]*\) lost, \([0-9]*\) shed$/\1 \2 \3/p' /tmp/ow.err)
+	echo "# result: scenario=oom-storm stall_s=$ARG_stall events=${1:-?} lost=${2:-?} shed=${3:-?}"
+	[ "${2:-1}" -eq 0 ] && [ "${3:-0}" -gt 0 ]
+	ok $? "oomwatch stopped for the first $ARG_stall s: ${3:-?} context records shed, ${2:-?} lost, ${1:-?} events kept"
+fi
 ktap_done
