@@ -1757,57 +1757,62 @@ static int decode_header(struct jparser *p, unsigned short root,
 	return 0;
 }
 
-static int decode_lost(struct jparser *p, unsigned short root,
-		       struct ow_lost *l)
+/*
+ * The keys of a line that is not an event: each of names[0..n) once into
+ * found[] (in the same order), "v" and "type" skipped, any other key an
+ * error naming the record.  Every name is required.
+ */
+static int record_keys(struct jparser *p, unsigned short root,
+		       const char *record, const char *const *names,
+		       const struct jnode **found, size_t n)
 {
-	const struct jnode *cpu = NULL, *count = NULL;
 	char m[MSG_SIZE];
-	long long v;
+	size_t i;
 
+	for (i = 0; i < n; i++)
+		found[i] = NULL;
 	for (unsigned short c = p->node[root].child; c != J_NIL;
 	     c = p->node[c].next) {
 		const struct jnode *k = &p->node[c];
 
 		if (key_is(p, k, "v") || key_is(p, k, "type"))
 			continue;
-		if (key_is(p, k, "cpu"))
-			cpu = k;
-		else if (key_is(p, k, "count"))
-			count = k;
-		else
-			return jfail(p, "unknown field \"%s\" in lost record",
-				     key_msg(p, k, m, sizeof(m)));
+		for (i = 0; i < n && !key_is(p, k, names[i]); i++)
+			;
+		if (i == n)
+			return jfail(p, "unknown field \"%s\" in %s record",
+				     key_msg(p, k, m, sizeof(m)), record);
+		found[i] = k;
 	}
-	if (!cpu)
-		return missing(p, "cpu");
-	if (!count)
-		return missing(p, "count");
-	if (to_s64(p, cpu, "cpu", INT_MIN, INT_MAX, &v))
+	for (i = 0; i < n; i++)
+		if (!found[i])
+			return missing(p, names[i]);
+	return 0;
+}
+
+static int decode_lost(struct jparser *p, unsigned short root,
+		       struct ow_lost *l)
+{
+	static const char *const names[] = { "cpu", "count" };
+	const struct jnode *k[2];
+	long long v;
+
+	if (record_keys(p, root, "lost", names, k, 2) ||
+	    to_s64(p, k[0], "cpu", INT_MIN, INT_MAX, &v))
 		return -1;
 	l->cpu = v;
-	return to_s64(p, count, "count", 0, LLONG_MAX, &l->count);
+	return to_s64(p, k[1], "count", 0, LLONG_MAX, &l->count);
 }
 
 static int decode_shed(struct jparser *p, unsigned short root,
 		       long long *count)
 {
-	const struct jnode *n = NULL;
-	char m[MSG_SIZE];
+	static const char *const names[] = { "count" };
+	const struct jnode *k[1];
 
-	for (unsigned short c = p->node[root].child; c != J_NIL;
-	     c = p->node[c].next) {
-		const struct jnode *k = &p->node[c];
-
-		if (key_is(p, k, "v") || key_is(p, k, "type"))
-			continue;
-		if (!key_is(p, k, "count"))
-			return jfail(p, "unknown field \"%s\" in shed record",
-				     key_msg(p, k, m, sizeof(m)));
-		n = k;
-	}
-	if (!n)
-		return missing(p, "count");
-	return to_s64(p, n, "count", 0, LLONG_MAX, count);
+	if (record_keys(p, root, "shed", names, k, 1))
+		return -1;
+	return to_s64(p, k[0], "count", 0, LLONG_MAX, count);
 }
 
 /*
@@ -1817,27 +1822,14 @@ static int decode_shed(struct jparser *p, unsigned short root,
 static int decode_memcg(struct jparser *p, unsigned short root,
 			struct ow_memcg *mc)
 {
-	const struct jnode *id = NULL, *path = NULL;
+	static const char *const names[] = { "memcg_id", "path" };
+	const struct jnode *k[2], *id, *path;
 	char m[MSG_SIZE];
 
-	for (unsigned short c = p->node[root].child; c != J_NIL;
-	     c = p->node[c].next) {
-		const struct jnode *k = &p->node[c];
-
-		if (key_is(p, k, "v") || key_is(p, k, "type"))
-			continue;
-		if (key_is(p, k, "memcg_id"))
-			id = k;
-		else if (key_is(p, k, "path"))
-			path = k;
-		else
-			return jfail(p, "unknown field \"%s\" in memcg record",
-				     key_msg(p, k, m, sizeof(m)));
-	}
-	if (!id)
-		return missing(p, "memcg_id");
-	if (!path)
-		return missing(p, "path");
+	if (record_keys(p, root, "memcg", names, k, 2))
+		return -1;
+	id = k[0];
+	path = k[1];
 	if (to_u64(p, id, "memcg_id", UINT64_MAX, &mc->id))
 		return -1;
 	if (!mc->id)
