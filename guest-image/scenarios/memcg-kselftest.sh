@@ -113,8 +113,9 @@ kst_rc=$?
 # they fail now and then with or without our patches, a different case
 # each time.  test_memcg_reclaim races its own fill (the probe above;
 # measured on the series of d037c29: 2 runs of 5 with the arbiter on,
-# every knob off too, and on the lockdep kernel).  On 7175007, 7 runs
-# each with the arbiter on and off, alternately in one session:
+# every knob off too, and on the lockdep kernel).  On 7175007, 11 runs
+# each with the arbiter on and off, alternately in one session (4 of
+# them with a copy of the test that names the check that failed):
 # test_memcg_min failed once with it on (0 arbiter requests in that
 # run), test_memcg_sock, socket memory accounting that no reclaim or
 # OOM code of ours touches, once with it off; test_memcg_low once in a
