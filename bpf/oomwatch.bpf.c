@@ -31,6 +31,9 @@ struct {
 	__uint(max_entries, RB_SIZE);
 } events SEC(".maps");
 
+/* The ring's size as loaded (oomwatch --ring-size sets both). */
+const volatile __u64 rb_size = RB_SIZE;
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, OW_NR_COUNTERS);
@@ -81,7 +84,7 @@ static __always_inline void count(__u32 which)
  * so that the decisions keep the other half and the recording stays
  * whole for every rule.
  */
-#define RB_SHED_BYTES	(RB_SIZE / 2)
+#define RB_SHED_BYTES	(rb_size / 2)
 
 static __always_inline bool sheddable(__u32 type)
 {
@@ -145,7 +148,7 @@ static __always_inline struct oomwatch_event *reserve(__u32 type)
  * record, the consumer starts draining long before the ring is full: a
  * quarter (session 7, 1 MB ring) lost 319 records in oom-storm.
  */
-#define RB_WAKE_BYTES	(RB_SIZE / 32)
+#define RB_WAKE_BYTES	(rb_size / 32)
 
 static __always_inline bool wake_now(__u32 type)
 {

@@ -146,7 +146,7 @@ guest relief relief 256 120 0
 guest oom-storm oom-storm 256 300 0 --append ow.args=arbiter=1
 guest oom-storm-fallback oom-storm 256 300 0 --append ow.args=arbiter=1,fallback=1000
 # oomwatch stopped through the storm's first 20 s: context shed, none lost.
-guest oom-storm-stall oom-storm 256 300 0 --append ow.args=arbiter=1,stall=20
+guest oom-storm-stall oom-storm 256 300 0 --append ow.args=arbiter=1,fallback=1000,stall=20
 guest semantics semantics 256 180 0 --append ow.args=arbiter=1
 guest semantics-stock semantics 256 180 0 --append ow.args=arbiter=0
 guest numa numa 256 240 0 --numa 2 --append ow.args=arbiter=1

@@ -37,7 +37,7 @@ static const char doc[] =
 "\n"
 "USAGE: oomwatch [-j|-s] [-T] [-p PID] [-c CGROUP] [-d SECONDS] [--assert]\n"
 "                [--record FILE [--record-max-size SIZE] [--record-keep N]]\n"
-"                [--journal] [--svg FILE] [--cost] [-M] [-v]\n"
+"                [--journal] [--svg FILE] [--cost] [--ring-size SIZE] [-M] [-v]\n"
 "                [--metrics FILE [--metrics-interval SECONDS]]\n"
 "       oomwatch --replay FILE [-j|-s] [-T] [-p PID] [-c CGROUP] [--assert]\n"
 "                [--record FILE] [--svg FILE] [--metrics FILE]\n"
@@ -84,6 +84,7 @@ enum {
 	OPT_RECORD_KEEP,
 	OPT_METRICS,
 	OPT_METRICS_INTERVAL,
+	OPT_RING_SIZE,
 };
 
 static const struct argp_option opts[] = {
@@ -150,6 +151,11 @@ static const struct argp_option opts[] = {
 	  "run that recorded it)", 0 },
 	{ "metrics-interval", OPT_METRICS_INTERVAL, "SECONDS", 0,
 	  "Live: write --metrics every SECONDS (1 to 86400; default 15)", 0 },
+	{ "ring-size", OPT_RING_SIZE, "SIZE", 0,
+	  "Live: the BPF ring buffer's size, a power of two from 64k to 256M "
+	  "(default 2M).  Context events (reclaim retries, direct reclaim, "
+	  "kswapd) are shed, counted, once half of it is unread; decisions "
+	  "never are", 0 },
 	{ "tolerate-missing", 'M', NULL, 0,
 	  "On a kernel without the oomwatch tracepoints, watch the stock ones "
 	  "only", 0 },
@@ -175,10 +181,14 @@ static long parse_long(const char *arg, long min, long max,
 	return val;
 }
 
-/* "16M", "4096", "1G": bytes, from 4k to 1T. */
-static long long parse_size(const char *arg, struct argp_state *state)
+/*
+ * "16M", "4096", "1G": bytes from min to max for option opt (range says
+ * so in the message); a power of two if pow2.
+ */
+static long long parse_size(const char *arg, struct argp_state *state,
+			    const char *opt, long long min, long long max,
+			    bool pow2, const char *range)
 {
-	const long long max = 1LL << 40;
 	long long val, mult = 1;
 	char *end;
 
@@ -191,9 +201,10 @@ static long long parse_size(const char *arg, struct argp_state *state)
 	else if (*end == 'G')
 		mult = 1LL << 30, end++;
 	if (errno || end == arg || *end || val < 1 || val > max / mult ||
-	    val * mult < OW_RECORD_MIN_SIZE)
-		argp_error(state, "invalid --record-max-size \"%s\": expected "
-			   "bytes from 4k to 1024G (suffix k, M or G)", arg);
+	    val * mult < min || (pow2 && (val * mult & (val * mult - 1))))
+		argp_error(state, "invalid %s \"%s\": expected %sbytes from %s "
+			   "(suffix k, M or G)", opt, arg,
+			   pow2 ? "a power of two of " : "", range);
 	return val * mult;
 }
 
@@ -256,7 +267,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		cli->journal = true;
 		break;
 	case OPT_RECORD_MAX:
-		cli->record_max = parse_size(arg, state);
+		cli->record_max = parse_size(arg, state, "--record-max-size",
+					     OW_RECORD_MIN_SIZE, 1LL << 40,
+					     false, "4k to 1024G");
 		break;
 	case OPT_RECORD_KEEP:
 		cli->record_keep = parse_long(arg, 1, OW_RECORD_KEEP_MAX, state,
@@ -269,6 +282,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		cli->metrics_interval = parse_long(arg, 1,
 						   OW_METRICS_INTERVAL_MAX,
 						   state, "metrics interval");
+		break;
+	case OPT_RING_SIZE:
+		cli->ring_size = parse_size(arg, state, "--ring-size",
+					    OW_RING_MIN_SIZE, OW_RING_MAX_SIZE,
+					    true, "64k to 256M");
 		break;
 	case 'h':
 		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
@@ -312,6 +330,8 @@ int ow_cli_check(const struct ow_cli *cli, char *why, size_t size)
 		bad = "--cost measures live tracing, not --replay";
 	else if (cli->replay && cli->journal)
 		bad = "--journal is for live tracing, not --replay";
+	else if (cli->replay && cli->ring_size)
+		bad = "--ring-size is for live tracing, not --replay";
 	else if (cli->journal && (cli->json || cli->summary_only))
 		bad = "--journal replaces the timeline: not with -j or -s";
 	else if (cli->record_max && !cli->record)

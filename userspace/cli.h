@@ -42,11 +42,15 @@ struct ow_cli {
 	long record_keep;	/* --record-keep: rotated files kept */
 	const char *metrics;	/* --metrics FILE */
 	long metrics_interval;	/* --metrics-interval, s; 0: the default */
+	long long ring_size;	/* --ring-size, bytes; 0: the BPF default */
 };
 
 #define OW_RECORD_KEEP_DEFAULT	4
 #define OW_RECORD_KEEP_MAX	100
 #define OW_RECORD_MIN_SIZE	4096LL
+/* --ring-size: a power of two (the BPF ring buffer's rule), 64k to 256M. */
+#define OW_RING_MIN_SIZE	(64LL << 10)
+#define OW_RING_MAX_SIZE	(256LL << 20)
 
 /*
  * argp over argv.  Like every libbpf-tool it exits on --help, --usage,

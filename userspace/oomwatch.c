@@ -286,6 +286,16 @@ static int load(struct live *l, const bool *disabled)
 			strerror(errno));
 		return OW_EXIT_SETUP;
 	}
+	if (l->cli->ring_size) {
+		err = bpf_map__set_max_entries(l->obj->maps.events,
+					       l->cli->ring_size);
+		if (err) {
+			fprintf(stderr, "oomwatch: --ring-size %lld: %s\n",
+				l->cli->ring_size, strerror(-err));
+			return OW_EXIT_SETUP;
+		}
+		l->obj->rodata->rb_size = l->cli->ring_size;
+	}
 	/* No filter in BPF: -p/-c apply to output, the checker sees all. */
 	for (size_t i = 0; i < ow_nr_tracepoints; i++) {
 		struct bpf_program *p;

@@ -23,7 +23,7 @@ static void test_parse(void)
 	char *argv[] = {
 		"oomwatch", "-p", "181", "-c", "/sys/fs/cgroup/job", "-T", "-j",
 		"-s", "-d", "010", "--assert", "--record", "r.jsonl", "--svg",
-		"a.svg", "-M", "-v", NULL,
+		"a.svg", "-M", "-v", "--ring-size", "512k", NULL,
 	};
 	char *replay[] = { "oomwatch", "--replay=-", NULL };
 	struct ow_cli c;
@@ -34,6 +34,7 @@ static void test_parse(void)
 	       c.timestamp && c.json && c.summary_only && c.duration == 10 &&
 	       c.assert_mode && !strcmp(c.record, "r.jsonl") &&
 	       !strcmp(c.svg, "a.svg") && c.tolerate_missing && c.verbose &&
+	       c.ring_size == 512 << 10 &&
 	       !c.replay && !ow_cli_check(&c, why, sizeof(why)),
 	       "parse: every option into struct ow_cli (decimal -d 010)");
 	ow_cli_parse(&c, 2, replay);
@@ -70,6 +71,8 @@ static void test_check(void)
 		{ { .journal = true, .summary_only = true },
 		  "--journal replaces the timeline: not with -j or -s" },
 		{ { .record_max = 4096 }, "--record-max-size needs --record" },
+		{ { .replay = "f", .ring_size = 1 << 20 },
+		  "--ring-size is for live tracing, not --replay" },
 	};
 	bool ok = true;
 	char why[128];
@@ -158,6 +161,15 @@ static void test_exits(void)
 		{ ARGV("--record", "r", "--record-max-size", "2000G"), 1, NULL,
 		  "invalid --record-max-size \"2000G\"",
 		  "--record-max-size above 1024G" },
+		{ ARGV("--ring-size", "96k"), 1, NULL,
+		  "invalid --ring-size \"96k\": expected a power of two of "
+		  "bytes from 64k to 256M", "--ring-size not a power of two" },
+		{ ARGV("--ring-size", "32k"), 1, NULL,
+		  "invalid --ring-size \"32k\"", "--ring-size below 64k" },
+		{ ARGV("--ring-size", "512M"), 1, NULL,
+		  "invalid --ring-size \"512M\"", "--ring-size above 256M" },
+		{ ARGV("--ring-size", "0"), 1, NULL,
+		  "invalid --ring-size \"0\"", "--ring-size 0" },
 		{ ARGV("--record", "r", "--record-keep", "0"), 1, NULL,
 		  "invalid --record-keep \"0\": expected a number from 1 to "
 		  "100", "--record-keep 0" },
