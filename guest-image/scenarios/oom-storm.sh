@@ -87,7 +87,7 @@ else
 fi
 if [ "$arbiter" = 1 ]; then
 	set -- $(after_victim_exit)
-	echo "# result: scenario=oom-storm arbiter=$arbiter waiting_at_exit=$1 max_after_exit_ms=$2 unresolved=$3"
+	echo "# result: scenario=oom-storm arbiter=$arbiter waiting_at_exit=$1 max_after_exit_ms=$2 unresolved=$3 waiting_before_kill=$4 max_before_kill_ms=$5"
 	[ "$1" -ge 1 ] && [ "$2" -le 1000 ] && [ "$3" -eq 0 ]
 	ok $? "second wave: $1 request(s) waiting at a victim's exit ended at most $2 ms after it (bound 1000), $3 never"
 else
