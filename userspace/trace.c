@@ -1869,6 +1869,16 @@ static bool bytes_are(const char *s, size_t len, const char *word)
 	return len == strlen(word) && !memcmp(s, word, len);
 }
 
+/* A line kind that came with format version since, in an older line. */
+static int record_too_old(struct jparser *p, const char *kind,
+			  unsigned int version, unsigned int since)
+{
+	if (version >= since)
+		return 0;
+	return jfail(p, "record type \"%s\" in a version %u line (added in "
+		     "version %u)", kind, version, since);
+}
+
 static int decode_tree(struct jparser *p, unsigned short root,
 		       struct ow_record *out)
 {
@@ -1899,16 +1909,14 @@ static int decode_tree(struct jparser *p, unsigned short root,
 		return 0;
 	}
 	if (bytes_are(name, t->len, "memcg")) {
-		if (out->version < 2)
-			return jfail(p, "record type \"memcg\" in a version %u "
-				     "line (added in version 2)", out->version);
+		if (record_too_old(p, "memcg", out->version, 2))
+			return -1;
 		out->kind = OW_REC_MEMCG;
 		return decode_memcg(p, root, &out->memcg);
 	}
 	if (bytes_are(name, t->len, "shed")) {
-		if (out->version < 5)
-			return jfail(p, "record type \"shed\" in a version %u "
-				     "line (added in version 5)", out->version);
+		if (record_too_old(p, "shed", out->version, 5))
+			return -1;
 		out->kind = OW_REC_SHED;
 		return decode_shed(p, root, &out->shed);
 	}
