@@ -566,16 +566,16 @@ stale_verdicts() {
 # after_victim_exit [FILE]: the requests still waiting when an OOM victim
 # exited, and how long after that exit each one ended (a veto or fallback
 # naming it, or a grant on any node: it wakes every waiter).  Prints
-# "WAITING MAX_MS UNRESOLVED PREKILL PREKILL_MAX_MS": how many waited at
-# an exit, the slowest of them in ms, how many never ended in the
-# recording; then the same two for the requests made before the victim's
-# kill.  Why both: the kernel frees the victim's memory and wakes the
-# waiters in exit_mm(), before the exit event, so a request made between
-# the free and the exit event sees no wake, finds the memory taken by the
-# woken ones, and rightly waits for the next verdict; a request made
-# before the kill was surely waiting before the free.  Seen once (oom-
-# storm with oomwatch stopped 20 s: 31 waiting, the slowest 5749 ms after
-# the exit); the second count shows whether it is the rule to judge by.
+# "WAITING MAX_MS UNRESOLVED PREKILL PREKILL_MAX_MS PREKILL_UNRESOLVED":
+# how many waited at an exit, the slowest of them in ms, how many never
+# ended in the recording; then the same three for the requests made
+# before the victim's kill.  Only the second three are a rule: the kernel
+# frees the victim's memory and wakes the waiters in exit_mm(), before
+# the exit event (sched_process_exit), so a request made between the free
+# and the exit event was never woken, finds the freed memory taken by
+# those who were, and rightly waits for the next verdict (seen: 5749 ms,
+# oom-storm with oomwatch stopped 20 s).  A request made before the kill
+# was waiting before the free, and the free must end it.
 after_victim_exit() {
 	awk "$JSON_NUM"'
 	function ended(p,   d) {
@@ -611,8 +611,12 @@ after_victim_exit() {
 		ended(p)
 	}
 	END {
-		for (p in since)
+		for (p in since) {
 			unresolved++
-		printf "%d %d %d %d %d\n", waiting, max, unresolved, prekill, premax
+			if (p in pre)
+				preopen++
+		}
+		printf "%d %d %d %d %d %d\n", waiting, max, unresolved,
+		       prekill, premax, preopen
 	}' "${1:-/tmp/ow.jsonl}"
 }

@@ -87,9 +87,12 @@ else
 fi
 if [ "$arbiter" = 1 ]; then
 	set -- $(after_victim_exit)
-	echo "# result: scenario=oom-storm arbiter=$arbiter waiting_at_exit=$1 max_after_exit_ms=$2 unresolved=$3 waiting_before_kill=$4 max_before_kill_ms=$5"
-	[ "$1" -ge 1 ] && [ "$2" -le 1000 ] && [ "$3" -eq 0 ]
-	ok $? "second wave: $1 request(s) waiting at a victim's exit ended at most $2 ms after it (bound 1000), $3 never"
+	echo "# result: scenario=oom-storm arbiter=$arbiter waiting_at_exit=$1 max_after_exit_ms=$2 unresolved=$3 waiting_before_kill=$4 max_before_kill_ms=$5 unresolved_before_kill=$6"
+	# Judged on the requests made before the kill: one made after
+	# the victim's memory was freed may rightly wait on (see
+	# after_victim_exit); all of them are in the result line.
+	[ "$4" -ge 1 ] && [ "$5" -le 1000 ] && [ "$6" -eq 0 ]
+	ok $? "second wave: $4 request(s) made before a kill and waiting at its victim's exit ended at most $5 ms after it (bound 1000), $6 never ($1 waiting in all, slowest $2 ms)"
 else
 	ok 0 "second wave # SKIP arbiter off: nobody waits"
 fi
