@@ -1049,12 +1049,11 @@ static void svg_head(FILE *f, int height, const char *scenario,
 		"fill=\"#fff\"/>\n", k->style, WIDTH, height);
 }
 
-static void svg_title(FILE *f, const char *scenario,
-		      const struct svg_kind *k, const struct ow_report_opts *o)
+/* The commit and date at Y, and how to read the picture, right. */
+static void svg_subtitle(FILE *f, const struct svg_kind *k,
+			 const struct ow_report_opts *o, int y)
 {
-	fputs("<text class=\"title\" x=\"8\" y=\"22\">", f);
-	put_title(f, scenario, k, o);
-	fputs("</text>\n<text class=\"sub\" x=\"8\" y=\"42\">", f);
+	fprintf(f, "<text class=\"sub\" x=\"8\" y=\"%d\">", y);
 	if (is_set(o->commit)) {
 		fputs("Commit ", f);
 		xml_puts(f, o->commit);
@@ -1062,8 +1061,17 @@ static void svg_title(FILE *f, const char *scenario,
 	}
 	if (is_set(o->date))
 		xml_puts(f, o->date);
-	fprintf(f, "</text>\n<text class=\"sub\" x=\"%d\" y=\"42\" "
-		"text-anchor=\"end\">%s</text>\n", WIDTH - 8, k->key);
+	fprintf(f, "</text>\n<text class=\"sub\" x=\"%d\" y=\"%d\" "
+		"text-anchor=\"end\">%s</text>\n", WIDTH - 8, y, k->key);
+}
+
+static void svg_title(FILE *f, const char *scenario,
+		      const struct svg_kind *k, const struct ow_report_opts *o)
+{
+	fputs("<text class=\"title\" x=\"8\" y=\"22\">", f);
+	put_title(f, scenario, k, o);
+	fputs("</text>\n", f);
+	svg_subtitle(f, k, o, 42);
 }
 
 static void svg_axis(FILE *f, const struct axis *ax, int top, int base)
@@ -2280,27 +2288,38 @@ static void field_thrash(FILE *f, const struct field *fd,
 	}
 }
 
-/* The scatter's geometry. */
-#define FS_LEFT		70
-#define FS_RIGHT	170	/* the shapes' legend */
-#define FS_W		(WIDTH - FS_LEFT - FS_RIGHT)
-#define FS_TOP		(TOP + 10)
-#define FS_H		420
-#define FS_BASE		(FS_TOP + FS_H)
-#define FS_HEIGHT	(FS_BASE + 48 + BOTTOM)
+/*
+ * The scatter: a panel per machine (the shapes, in the tables' order),
+ * two to a row, all on the same axes, so that a setting's point on one
+ * machine reads against its point on another.  One plot for every
+ * machine held them all until eight machines put 60-odd points in the
+ * column at 0, whose labels stacked off the top of the picture.
+ */
+#define FS_COLS		2
+#define FS_LEFT		56	/* the y metric and the first panel's ticks */
+#define FS_GAP		40	/* between the panels of a row: their ticks */
+#define FS_PW		((WIDTH - FS_LEFT - FS_GAP - 12) / FS_COLS)
+#define FS_HEAD		22	/* the panel's machine, above it */
+#define FS_FOOT		26	/* the x ticks under a panel */
+#define FS_MIN_H	150	/* a panel's plot, at the least */
 #define FS_LABEL	12	/* px between stacked labels */
-#define FS_LEAD		48	/* px out to a label moved off its point */
+#define FS_LEAD		36	/* px out to a label moved off its point */
+#define FS_LINE		14	/* between the lines of the wrapped title */
+#define FS_CHARS	150	/* bytes in a line of the wrapped title */
 
+/* A setting's colour, the same on every machine. */
 static const char *const fs_color[] = {
-	"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
+	"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
+	"#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
 };
 
 static const struct svg_kind field_kind = {
 	.what = "the trade-off",
 	.style = ".pt{stroke:#fff;stroke-width:1}\n"
 		 ".lbl{font-size:10px}\n"
-		 ".lead{stroke:#bbb}\n",
-	.key = "a point per setting and machine",
+		 ".lead{stroke:#bbb}\n"
+		 ".machine{font-weight:bold}\n",
+	.key = "a panel per machine, a point per setting",
 };
 
 /* An axis over [0, vmax]: ticks in steps of 1, 2, 2.5, 5 x 10^k. */
@@ -2310,15 +2329,74 @@ static double fs_pos(const struct axis *ax, double v, double len)
 }
 
 /*
- * Where the labels of a column of points go (the points at one x: most
- * settings lose nothing, so nearly all of them share the column at 0).
- * Each label sits beside its point unless that would overlap the one
- * above it: top to bottom, each at least FS_LABEL under the last; then,
- * if the column ran past the x axis, pushed up from it as a block.  IDX
- * lists the column's points; Y their y, LABEL_Y what this sets.
+ * The title, wrapped at spaces into lines of at most FS_CHARS bytes (a
+ * word longer than that is cut, between UTF-8 characters), the first at
+ * Y: how many lines.  Only counted when F is NULL.
+ */
+static int fs_title_lines(FILE *f, const char *s, int y)
+{
+	int lines = 0;
+
+	while (*s) {
+		size_t cut = strlen(s);
+
+		if (cut > FS_CHARS) {
+			cut = FS_CHARS;
+			while (cut && s[cut] != ' ')
+				cut--;
+			if (!cut)
+				for (cut = FS_CHARS;
+				     cut && ((unsigned char)s[cut] & 0xc0) == 0x80;
+				     cut--)
+					;
+		}
+		if (f) {
+			fprintf(f, "<text class=\"sub\" x=\"8\" y=\"%d\">",
+				y + lines * FS_LINE);
+			xml_put(f, s, cut);
+			fputs("</text>\n", f);
+		}
+		lines++;
+		s += cut;
+		while (*s == ' ')
+			s++;
+	}
+	return lines;
+}
+
+/* Where the panels go: the first's top, each plot's height. */
+struct fs_layout {
+	int top;		/* of the first row of panels */
+	int plot_h;		/* one panel's plot */
+	int rows;
+};
+
+/* Panel P's plot: its left edge, top and base (the x axis). */
+struct fs_panel {
+	double x0, top, base;
+};
+
+static void fs_panel_of(const struct fs_layout *l, long p,
+			struct fs_panel *pn)
+{
+	long col = p % FS_COLS, row = p / FS_COLS;
+
+	pn->x0 = FS_LEFT + col * (FS_PW + FS_GAP);
+	pn->top = l->top + row * (FS_HEAD + l->plot_h + FS_FOOT) + FS_HEAD;
+	pn->base = pn->top + l->plot_h;
+}
+
+/*
+ * Where the labels of a column of points go (the points of one machine
+ * at one x: most settings lose nothing, so nearly all of them share the
+ * column at 0).  Each label sits beside its point unless that would
+ * overlap the one above it: top to bottom, each at least FS_LABEL under
+ * the last; then, if the column ran past the x axis at BASE, pushed up
+ * from it as a block.  IDX lists the column's points; Y their y,
+ * LABEL_Y what this sets.  The plot is tall enough for the block.
  */
 static void fs_place_column(size_t *idx, size_t n, const double *y,
-			    double *label_y)
+			    double *label_y, double base)
 {
 	/* Top to bottom (insertion sort: a column holds a few dozen). */
 	for (size_t k = 1; k < n; k++) {
@@ -2335,18 +2413,18 @@ static void fs_place_column(size_t *idx, size_t n, const double *y,
 			at = label_y[idx[k - 1]] + FS_LABEL;
 		label_y[idx[k]] = at;
 	}
-	if (!n || label_y[idx[n - 1]] <= FS_BASE + 3)
+	if (!n || label_y[idx[n - 1]] <= base + 3)
 		return;
-	label_y[idx[n - 1]] = FS_BASE + 3;
+	label_y[idx[n - 1]] = base + 3;
 	for (size_t k = n - 1; k--; )
 		if (label_y[idx[k]] > label_y[idx[k + 1]] - FS_LABEL)
 			label_y[idx[k]] = label_y[idx[k + 1]] - FS_LABEL;
 }
 
-/* The scatter's points: which are drawn, their median, y and label's y. */
+/* The scatter's points: which are drawn, their median, x, y, label's y. */
 struct fs_points {
 	bool *drawn;
-	double *median, *y, *label_y;
+	double *median, *x, *y, *label_y;
 	size_t *idx;		/* scratch: a column's points */
 };
 
@@ -2354,6 +2432,7 @@ static void fs_points_free(struct fs_points *pt)
 {
 	free(pt->drawn);
 	free(pt->median);
+	free(pt->x);
 	free(pt->y);
 	free(pt->label_y);
 	free(pt->idx);
@@ -2364,39 +2443,177 @@ static int fs_points_alloc(struct fs_points *pt, size_t n)
 	n = n ? n : 1;
 	pt->drawn = calloc(n, sizeof(*pt->drawn));
 	pt->median = calloc(n, sizeof(*pt->median));
+	pt->x = calloc(n, sizeof(*pt->x));
 	pt->y = calloc(n, sizeof(*pt->y));
 	pt->label_y = calloc(n, sizeof(*pt->label_y));
 	pt->idx = calloc(n, sizeof(*pt->idx));
-	if (pt->drawn && pt->median && pt->y && pt->label_y && pt->idx)
+	if (pt->drawn && pt->median && pt->x && pt->y && pt->label_y &&
+	    pt->idx)
 		return 0;
 	fs_points_free(pt);
 	return -1;
 }
 
-/* True if a point before I was drawn in I's column (its lost count). */
-static bool fs_column_seen(const struct field *fd, const bool *drawn,
-			   size_t i)
+/* Do cells I and J share a column: one machine, one lost count? */
+static bool fs_same_column(const struct field *fd, size_t i, size_t j)
 {
-	for (size_t j = 0; j < i; j++)
-		if (drawn[j] && fd->c[j].lost == fd->c[i].lost)
-			return true;
-	return false;
+	return fd->c[i].shape == fd->c[j].shape &&
+	       fd->c[i].lost == fd->c[j].lost;
+}
+
+/* The drawn points in I's column, into IDX (from I on, if FROM_I). */
+static size_t fs_column(const struct field *fd, const bool *drawn,
+			size_t i, bool from_i, size_t *idx)
+{
+	size_t n = 0;
+
+	for (size_t j = from_i ? i : 0; j < fd->n; j++)
+		if (drawn[j] && fs_same_column(fd, i, j)) {
+			if (idx)
+				idx[n] = j;
+			n++;
+		}
+	return n;
 }
 
 /* Every drawn point's label height, column by column; IDX: scratch. */
-static void fs_place_labels(const struct field *fd, const bool *drawn,
-			    const double *y, double *label_y, size_t *idx)
+static void fs_place_labels(const struct field *fd, const struct fs_layout *l,
+			    struct fs_points *pt)
 {
 	for (size_t i = 0; i < fd->n; i++) {
-		size_t n = 0;
+		struct fs_panel pn;
+		size_t n;
 
-		if (!drawn[i] || fs_column_seen(fd, drawn, i))
+		/* Once a column: from its first point. */
+		if (!pt->drawn[i] || fs_column(fd, pt->drawn, i, false,
+					       NULL) !=
+				     fs_column(fd, pt->drawn, i, true, NULL))
 			continue;
-		for (size_t j = i; j < fd->n; j++)
-			if (drawn[j] && fd->c[j].lost == fd->c[i].lost)
-				idx[n++] = j;
-		fs_place_column(idx, n, y, label_y);
+		n = fs_column(fd, pt->drawn, i, true, pt->idx);
+		fs_panel_of(l, fd->c[i].shape, &pn);
+		fs_place_column(pt->idx, n, pt->y, pt->label_y, pn.base);
 	}
+}
+
+/* A setting's colour: by the order its mode first appears. */
+static const char *fs_mode_color(const struct field *fd, size_t i)
+{
+	size_t k = 0;
+
+	for (size_t j = 0; j < i; j++) {
+		bool first = true;
+
+		for (size_t m = 0; m < j && first; m++)
+			first = strcmp(fd->c[m].mode, fd->c[j].mode) != 0;
+		if (!first)
+			continue;
+		if (!strcmp(fd->c[j].mode, fd->c[i].mode))
+			return fs_color[k % ARRAY_SIZE(fs_color)];
+		k++;
+	}
+	return fs_color[k % ARRAY_SIZE(fs_color)];
+}
+
+/* A panel's frame: its machine, grid, ticks and axes. */
+static void fs_frame(FILE *f, const struct fcell *c, const struct fs_panel *pn,
+		     const struct axis *ax, const struct axis *ay, int h)
+{
+	char num[NUM_MAX];
+
+	fprintf(f, "<text class=\"machine\" x=\"%.1f\" y=\"%.1f\">",
+		pn->x0, pn->top - 8);
+	put_shape(f, c);
+	fputs("</text>\n", f);
+	for (long long k = ax->k0; k <= ax->k1; k++) {
+		double x = pn->x0 + fs_pos(ax, k * ax->step, FS_PW);
+
+		fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" "
+			"x2=\"%.1f\" y2=\"%.1f\"/>\n<text class=\"tick\" "
+			"x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
+			x, pn->top, x, pn->base + 4, x, pn->base + 16,
+			fmt_num(num, k * ax->step, ax->decimals));
+	}
+	for (long long k = ay->k0; k <= ay->k1; k++) {
+		double y = pn->base - fs_pos(ay, k * ay->step, h);
+
+		fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" "
+			"x2=\"%.1f\" y2=\"%.1f\"/>\n<text class=\"tick\" "
+			"x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+			pn->x0 - 4, y, pn->x0 + FS_PW, y, pn->x0 - 6, y + 3,
+			fmt_num(num, k * ay->step, ay->decimals));
+	}
+	fprintf(f, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+		"y2=\"%.1f\"/>\n<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" "
+		"x2=\"%.1f\" y2=\"%.1f\"/>\n", pn->x0, pn->base, pn->x0 + FS_PW,
+		pn->base, pn->x0, pn->top, pn->x0, pn->base);
+}
+
+/*
+ * One point and its label.  A label moved off its point stands further
+ * out, tied to it by a line: the lines of a column fan out, one slope
+ * each.  In a panel's right half the labels go to the left of the
+ * points, so that they stay in the picture.
+ */
+static void fs_point(FILE *f, const struct field *fd, size_t i,
+		     const struct fs_points *pt, const struct fs_panel *pn)
+{
+	const struct fcell *c = &fd->c[i];
+	const char *col = fs_mode_color(fd, i);
+	double x = pt->x[i], y = pt->y[i], ly = pt->label_y[i];
+	bool left = x > pn->x0 + FS_PW / 2;
+	int side = left ? -1 : 1;
+	double lx = x + side * 8;
+	char num[NUM_MAX];
+
+	if (fabs(ly - (y + 3)) >= 1) {
+		lx = x + side * FS_LEAD;
+		fprintf(f, "<line class=\"lead\" x1=\"%.1f\" y1=\"%.1f\" "
+			"x2=\"%.1f\" y2=\"%.1f\"/>\n", x + side * 5, y,
+			lx - side * 2, ly - 3);
+	}
+	fprintf(f, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\" "
+		"fill=\"%s\"><title>", x, y, col);
+	xml_puts(f, c->mode);
+	fputs(", ", f);
+	put_shape(f, c);
+	fprintf(f, ": freeze median %s s over %zu run(s); %zu of %zu "
+		"survivable runs lost a process</title></circle>\n",
+		fmt_num(num, pt->median[i], 1), c->nfreeze, c->lost, c->surv);
+	fprintf(f, "<text class=\"lbl\" x=\"%.1f\" y=\"%.1f\" fill=\"%s\"%s>",
+		lx, ly, col, left ? " text-anchor=\"end\"" : "");
+	xml_puts(f, c->mode);
+	fputs("</text>\n", f);
+}
+
+/* The heading, the wrapped title and the subtitle: the panels' top. */
+static int fs_heading(FILE *f, const struct ow_report_opts *o)
+{
+	struct ow_report_opts bare = *o;
+	int y = 42;
+
+	bare.title = NULL;
+	fputs("<text class=\"title\" x=\"8\" y=\"22\">", f);
+	put_title(f, "field", &field_kind, &bare);
+	fputs("</text>\n", f);
+	if (is_set(o->title))
+		y += fs_title_lines(f, o->title, y) * FS_LINE;
+	svg_subtitle(f, &field_kind, o, y);
+	return y + 24;
+}
+
+/* The tallest column of any panel sets every panel's height. */
+static int fs_plot_height(const struct field *fd, const bool *drawn)
+{
+	size_t most = 0;
+
+	for (size_t i = 0; i < fd->n; i++)
+		if (drawn[i]) {
+			size_t n = fs_column(fd, drawn, i, false, NULL);
+
+			most = n > most ? n : most;
+		}
+	return most * FS_LABEL + 30 > FS_MIN_H ? (int)most * FS_LABEL + 30 :
+						 FS_MIN_H;
 }
 
 int ow_report_field_svg(FILE *f, const struct ow_report *r,
@@ -2404,9 +2621,10 @@ int ow_report_field_svg(FILE *f, const struct ow_report *r,
 {
 	struct field fd;
 	struct axis ax, ay;
-	double xmax = 1, ymax = 1, s;
-	char num[NUM_MAX];
+	struct fs_layout l;
+	double xmax = 1, ymax = 1;
 	struct fs_points pt;
+	int height, title_lines = 0;
 
 	if (field_build(&fd, r, o->order))
 		return -1;
@@ -2416,10 +2634,12 @@ int ow_report_field_svg(FILE *f, const struct ow_report *r,
 		return -1;
 	}
 	for (size_t i = 0; i < fd.n; i++) {
+		pt.drawn[i] = fcell_median_s(&fd.c[i], &pt.median[i]) &&
+			      fd.c[i].surv;
 		if (fd.c[i].lost > xmax)
 			xmax = fd.c[i].lost;
-		if (fcell_median_s(&fd.c[i], &s) && s > ymax)
-			ymax = s;
+		if (pt.drawn[i] && pt.median[i] > ymax)
+			ymax = pt.median[i];
 	}
 	axis_of(0, xmax, &ax);
 	/* Counts: whole ticks. */
@@ -2430,91 +2650,41 @@ int ow_report_field_svg(FILE *f, const struct ow_report *r,
 		ax.k1 = ceil_ll(xmax);
 	}
 	axis_of(0, ymax, &ay);
+	if (is_set(o->title))
+		title_lines = fs_title_lines(NULL, o->title, 0);
+	l.top = 42 + title_lines * FS_LINE + 24;
+	l.plot_h = fs_plot_height(&fd, pt.drawn);
+	l.rows = (int)((fd.nshapes + FS_COLS - 1) / FS_COLS);
+	height = l.top + l.rows * (FS_HEAD + l.plot_h + FS_FOOT) + 24 + BOTTOM;
 	errno = 0;
-	svg_head(f, FS_HEIGHT, "field", &field_kind, o);
-	svg_title(f, "field", &field_kind, o);
-	for (long long k = ax.k0; k <= ax.k1; k++) {
-		double x = FS_LEFT + fs_pos(&ax, k * ax.step, FS_W);
-
-		fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" "
-			"x2=\"%.1f\" y2=\"%d\"/>\n<text class=\"tick\" "
-			"x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
-			x, FS_TOP, x, FS_BASE + 4, x, FS_BASE + 16,
-			fmt_num(num, k * ax.step, ax.decimals));
-	}
-	for (long long k = ay.k0; k <= ay.k1; k++) {
-		double y = FS_BASE - fs_pos(&ay, k * ay.step, FS_H);
-
-		fprintf(f, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" "
-			"x2=\"%d\" y2=\"%.1f\"/>\n<text class=\"tick\" "
-			"x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-			FS_LEFT - 4, y, FS_LEFT + FS_W, y, FS_LEFT - 6, y + 3,
-			fmt_num(num, k * ay.step, ay.decimals));
-	}
-	fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" "
-		"y2=\"%d\"/>\n<line class=\"axis\" x1=\"%d\" y1=\"%d\" "
-		"x2=\"%d\" y2=\"%d\"/>\n", FS_LEFT, FS_BASE, FS_LEFT + FS_W,
-		FS_BASE, FS_LEFT, FS_TOP, FS_LEFT, FS_BASE);
+	svg_head(f, height, "field", &field_kind, o);
+	fs_heading(f, o);
 	fprintf(f, "<text class=\"metric\" x=\"%d\" y=\"%d\" "
 		"text-anchor=\"middle\">survivable runs that lost a process"
-		"</text>\n", FS_LEFT + FS_W / 2, FS_BASE + 36);
+		"</text>\n", WIDTH / 2, height - BOTTOM - 6);
 	fprintf(f, "<text class=\"metric\" transform=\"translate(16 %d) "
 		"rotate(-90)\" text-anchor=\"middle\">freeze, median s "
-		"(capped at %d)</text>\n", FS_TOP + FS_H / 2,
+		"(capped at %d)</text>\n", (l.top + height) / 2,
 		OW_FIELD_CAP_MS / 1000);
 	for (size_t i = 0; i < fd.n; i++) {
-		pt.drawn[i] = fcell_median_s(&fd.c[i], &pt.median[i]) &&
-			      fd.c[i].surv;
-		if (pt.drawn[i])
-			pt.y[i] = FS_BASE - fs_pos(&ay, pt.median[i], FS_H);
+		struct fs_panel pn;
+
+		fs_panel_of(&l, fd.c[i].shape, &pn);
+		if (!i || fd.c[i].shape != fd.c[i - 1].shape)
+			fs_frame(f, &fd.c[i], &pn, &ax, &ay, l.plot_h);
+		if (!pt.drawn[i])
+			continue;
+		pt.x[i] = pn.x0 + fs_pos(&ax, fd.c[i].lost, FS_PW);
+		pt.y[i] = pn.base - fs_pos(&ay, pt.median[i], l.plot_h);
 	}
-	fs_place_labels(&fd, pt.drawn, pt.y, pt.label_y, pt.idx);
+	fs_place_labels(&fd, &l, &pt);
 	for (size_t i = 0; i < fd.n; i++) {
-		const struct fcell *c = &fd.c[i];
-		const char *col = fs_color[c->shape % ARRAY_SIZE(fs_color)];
-		double x, lx, y = pt.y[i], ly = pt.label_y[i];
+		struct fs_panel pn;
 
 		if (!pt.drawn[i])
 			continue;
-		x = FS_LEFT + fs_pos(&ax, c->lost, FS_W);
-		lx = x + 8;
-		/*
-		 * A label moved off its point stands further out, tied to
-		 * it by a line: the lines of a column fan out, one slope each.
-		 */
-		if (fabs(ly - (y + 3)) >= 1) {
-			lx = x + FS_LEAD;
-			fprintf(f, "<line class=\"lead\" x1=\"%.1f\" "
-				"y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
-				x + 5, y, lx - 2, ly - 3);
-		}
-		fprintf(f, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" "
-			"r=\"5\" fill=\"%s\"><title>", x, y, col);
-		xml_puts(f, c->mode);
-		fputs(", ", f);
-		put_shape(f, c);
-		fprintf(f, ": freeze median %s s over %zu run(s); %zu of %zu "
-			"survivable runs lost a process</title></circle>\n",
-			fmt_num(num, pt.median[i], 1), c->nfreeze, c->lost,
-			c->surv);
-		fprintf(f, "<text class=\"lbl\" x=\"%.1f\" y=\"%.1f\" "
-			"fill=\"%s\">", lx, ly, col);
-		xml_puts(f, c->mode);
-		fputs("</text>\n", f);
-	}
-	for (size_t i = 0, row = 0; i < fd.n; i++) {
-		const struct fcell *c = &fd.c[i];
-		int y = FS_TOP + 8 + (int)row * 18;
-
-		if (i && c->shape == fd.c[i - 1].shape)
-			continue;
-		fprintf(f, "<circle cx=\"%d\" cy=\"%d\" r=\"5\" fill=\"%s\"/>"
-			"<text x=\"%d\" y=\"%d\">", WIDTH - FS_RIGHT + 20, y,
-			fs_color[c->shape % ARRAY_SIZE(fs_color)],
-			WIDTH - FS_RIGHT + 30, y + 4);
-		put_shape(f, c);
-		fputs("</text>\n", f);
-		row++;
+		fs_panel_of(&l, fd.c[i].shape, &pn);
+		fs_point(f, &fd, i, &pt, &pn);
 	}
 	fputs("</svg>\n", f);
 	fs_points_free(&pt);

@@ -144,9 +144,10 @@ int ow_report_latency_svg(FILE *f, const struct ow_report *r,
  * survivable runs and those that lost a process), a table per machine of
  * the workloads, and one of the thrash rule in the freeze runs with th_*
  * keys (spells, grants, kills, the freeze's end after its spell began,
- * against thrash-MS's MS + 1 s); dir/field.svg: the trade-off, a
- * point per setting and machine (x: survivable runs that lost a process,
- * y: the median freeze).  0, or -1 with the reason in err.
+ * against thrash-MS's MS + 1 s); dir/field.svg: the trade-off, a panel
+ * per machine and in it a point per setting (x: survivable runs that
+ * lost a process, y: the median freeze).  0, or -1 with the reason in
+ * err.
  */
 #define OW_FIELD_CAP_MS	300000
 int ow_report_field(FILE *md, const struct ow_report *r,

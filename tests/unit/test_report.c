@@ -1077,17 +1077,18 @@ static void test_field(void)
 	/*
 	 * Points where a setting has both groups: stock and thrash-2000 on
 	 * 1024 MB (arbiter and the 4096 MB stock have no survivable runs);
-	 * a legend dot per machine.
+	 * a panel per machine, the one without a point too.
 	 */
 	tap_ok(svg_shape(svg) && count(svg, "class=\"pt\"") == 2 &&
-	       count(svg, "<circle cx=") == 2 &&
+	       count(svg, "<text class=\"machine\"") == 2 &&
+	       strstr(svg, ">4096 MB, 2 nodes, 1 CPU</text>") &&
 	       strstr(svg, ">thrash-2000</text>") &&
 	       !strstr(svg, ">arbiter</text>") &&
 	       strstr(svg, "1 of 2 survivable runs lost a process") &&
 	       strstr(svg, ">survivable runs that lost a process</text>") &&
 	       strstr(svg, "Commit c1, 2026-12-06"),
 	       "field: field.svg, a point per setting with both groups, a "
-	       "legend entry per machine");
+	       "panel per machine");
 	free(svg);
 }
 
@@ -1206,7 +1207,7 @@ static void test_field_labels(void)
 	svg = field_svg_of(text, 2 * ARRAY_SIZE(modes), "a,b,c,d,e,f");
 	p = svg ? strstr(svg, "<line class=\"axis\"") : NULL;
 	if (p)
-		sscanf(p, "<line class=\"axis\" x1=\"%*d\" y1=\"%lf\"", &axis);
+		sscanf(p, "<line class=\"axis\" x1=\"%*f\" y1=\"%lf\"", &axis);
 	for (p = svg; p && (p = strstr(p, "<text class=\"lbl\"")) &&
 	     n < ARRAY_SIZE(ys); p++)
 		if (sscanf(p, "<text class=\"lbl\" x=\"%*f\" y=\"%lf\"",
@@ -1223,6 +1224,98 @@ static void test_field_labels(void)
 	       "field labels: six points at one spot, their labels 12 px "
 	       "apart above the x axis (%zu labels, axis at %.0f), five "
 	       "tied to the point by a line", n, axis);
+	free(svg);
+}
+
+/* The y of every "<TAG ...y=" (or y1=) in SVG, in order, into YS. */
+static size_t svg_ys(const char *svg, const char *tag, const char *attr,
+		     double *ys, size_t max, double *xs)
+{
+	char key[32];
+	const char *p, *q;
+	size_t n = 0;
+
+	snprintf(key, sizeof(key), " %s=\"", attr);
+	for (p = svg; p && (p = strstr(p, tag)) && n < max; p++) {
+		q = strstr(p, key);
+		if (!q)
+			break;
+		ys[n] = strtod(q + strlen(key), NULL);
+		q = strstr(p, " x=\"");
+		if (!q)
+			q = strstr(p, " x1=\"");
+		xs[n] = q ? strtod(strchr(q, '"') + 1, NULL) : -1;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Three machines, fourteen settings each, all at one spot: a panel per
+ * machine, each tall enough for its column of 14 labels; every label
+ * inside its own panel (between its machine's name and its x axis) and
+ * 12 px from the others there; a 600-byte title wrapped into lines of
+ * at most 150 bytes above the panels.
+ */
+static void test_field_panels(void)
+{
+	enum { MACHINES = 3, SETTINGS = 14, N = MACHINES * SETTINGS };
+	static const int mem[MACHINES] = { 1024, 4096, 2048 };
+	char text[N * 260], title[601], *svg;
+	double ly[N + 1], lx[N + 1], top[8], tx[8], ax[16], axx[16];
+	size_t off = 0, nl, nt, na, bad = 0, crowded = 0, lines = 0, longest = 0;
+	const char *p;
+	struct ow_report_opts o = {
+		.commit = "c1", .date = "2026-12-07", .title = title,
+	};
+
+	for (int m = 0; m < MACHINES; m++)
+		for (int i = 0; i < SETTINGS; i++)
+			off += snprintf(text + off, sizeof(text) - off,
+				"# result: scenario=freeze-text mode=setting-%02d "
+				"run=1 group=freeze lost=0 died=hog freeze_ms=0 "
+				"mem_mb=%d nodes=1\n# result: scenario=sort "
+				"mode=setting-%02d run=1 group=survivable lost=0 "
+				"died= mem_mb=%d nodes=1\n", i, mem[m], i, mem[m]);
+	for (size_t i = 0; i < 600; i++)
+		title[i] = i % 10 == 9 ? ' ' : 'a' + i % 10;
+	title[600] = '\0';
+	o.title = title;
+	svg = NULL;
+	free(field_run(text, 2 * N, &o, "field panels", &svg));
+	nl = svg ? svg_ys(svg, "<text class=\"lbl\"", "y", ly, N + 1, lx) : 0;
+	nt = svg ? svg_ys(svg, "<text class=\"machine\"", "y", top, 8, tx) : 0;
+	na = svg ? svg_ys(svg, "<line class=\"axis\"", "y1", ax, 16, axx) : 0;
+	/*
+	 * Panel K: from its name's x, 396 px wide; from its name's y + 8
+	 * down to its x axis, its first axis line.
+	 */
+	for (size_t i = 0; i < nl && nt == MACHINES && na == 2 * MACHINES; i++) {
+		size_t k = 0;
+
+		while (k < nt && !(lx[i] >= tx[k] && lx[i] <= tx[k] + 396 &&
+				   ly[i] >= top[k] + 8 && ly[i] <= ax[2 * k] + 3))
+			k++;
+		bad += k == nt;
+		for (size_t j = 0; j < i; j++)
+			crowded += lx[j] == lx[i] && ly[j] - ly[i] < 12 &&
+				   ly[i] - ly[j] < 12;
+	}
+	for (p = svg; p && (p = strstr(p, "<text class=\"sub\" x=\"8\"")); p++) {
+		const char *b = strchr(p, '>'), *e = b ? strchr(b, '<') : NULL;
+
+		if (e && (size_t)(e - b - 1) > longest)
+			longest = (size_t)(e - b - 1);
+		lines++;
+	}
+	tap_ok(svg_shape(svg) && nl == N && nt == MACHINES &&
+	       na == 2 * MACHINES && !bad && !crowded && lines == 5 &&
+	       longest <= 150,
+	       "field panels: %d machines of %d settings at one spot: %zu "
+	       "panels, %zu labels, %zu outside their panel, %zu closer "
+	       "than 12 px; the title in %zu lines (with the commit's), the "
+	       "longest %zu bytes", MACHINES, SETTINGS, nt, nl, bad,
+	       crowded, lines, longest);
 	free(svg);
 }
 
@@ -1395,6 +1488,7 @@ int main(void)
 	test_field_cpus();
 	test_field_thrash_label();
 	test_field_labels();
+	test_field_panels();
 	test_cli_exits();
 	test_cli_bench();
 	return tap_done();
