@@ -2585,8 +2585,14 @@ static void fs_point(FILE *f, const struct field *fd, size_t i,
 	fputs("</text>\n", f);
 }
 
-/* The heading, the wrapped title and the subtitle: the panels' top. */
-static int fs_heading(FILE *f, const struct ow_report_opts *o)
+/* The panels' top under a title of TITLE_LINES wrapped lines. */
+static int fs_top(int title_lines)
+{
+	return 42 + title_lines * FS_LINE + 24;
+}
+
+/* The heading, the wrapped title and the subtitle above the panels. */
+static void fs_heading(FILE *f, const struct ow_report_opts *o)
 {
 	struct ow_report_opts bare = *o;
 	int y = 42;
@@ -2598,7 +2604,6 @@ static int fs_heading(FILE *f, const struct ow_report_opts *o)
 	if (is_set(o->title))
 		y += fs_title_lines(f, o->title, y) * FS_LINE;
 	svg_subtitle(f, &field_kind, o, y);
-	return y + 24;
 }
 
 /* The tallest column of any panel sets every panel's height. */
@@ -2652,7 +2657,7 @@ int ow_report_field_svg(FILE *f, const struct ow_report *r,
 	axis_of(0, ymax, &ay);
 	if (is_set(o->title))
 		title_lines = fs_title_lines(NULL, o->title, 0);
-	l.top = 42 + title_lines * FS_LINE + 24;
+	l.top = fs_top(title_lines);
 	l.plot_h = fs_plot_height(&fd, pt.drawn);
 	l.rows = (int)((fd.nshapes + FS_COLS - 1) / FS_COLS);
 	height = l.top + l.rows * (FS_HEAD + l.plot_h + FS_FOOT) + 24 + BOTTOM;
