@@ -263,8 +263,10 @@ export CCACHE_DIR=$cache/ccache CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 export CCACHE_BASEDIR=$tree_dir CCACHE_NOHASHDIR=1 CCACHE_COMPILERCHECK=content
 export KBUILD_BUILD_TIMESTAMP='Thu Nov 11 09:29:22 UTC 2004'
 export KBUILD_BUILD_USER=oomwatch KBUILD_BUILD_HOST=guest
-make -C "$tree_dir" O="$build" -j"$jobs" CC="ccache gcc" \
-	bzImage vmlinux modules >"$build/build.log" 2>&1 &
+# Not the flags of a make that called us: its -s would silence kbuild's
+# step lines, which the progress lines count.
+env -u MAKEFLAGS -u MFLAGS make -C "$tree_dir" O="$build" -j"$jobs" \
+	CC="ccache gcc" bzImage vmlinux modules >"$build/build.log" 2>&1 &
 make_pid=$!
 trap 'kill "$make_pid" 2>/dev/null; exit 130' INT TERM
 watch_pid "$make_pid" "$progress_interval" build_progress

@@ -2304,6 +2304,8 @@ static void field_thrash(FILE *f, const struct field *fd,
 #define FS_MIN_H	150	/* a panel's plot, at the least */
 #define FS_LABEL	12	/* px between stacked labels */
 #define FS_LEAD		36	/* px out to a label moved off its point */
+#define FS_ABOVE_AXIS	4	/* px from a label's baseline to the x axis */
+#define FS_CHAR_W	6	/* px a label's character takes, at the most */
 #define FS_LINE		14	/* between the lines of the wrapped title */
 #define FS_CHARS	150	/* bytes in a line of the wrapped title */
 
@@ -2311,6 +2313,8 @@ static void field_thrash(FILE *f, const struct field *fd,
 static const char *const fs_color[] = {
 	"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
 	"#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+	"#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173",
+	"#3b8686", "#b5179e", "#5254a3", "#a55194", "#6b6ecf",
 };
 
 static const struct svg_kind field_kind = {
@@ -2387,18 +2391,20 @@ static void fs_panel_of(const struct fs_layout *l, long p,
 }
 
 /*
- * Where the labels of a column of points go (the points of one machine
- * at one x: most settings lose nothing, so nearly all of them share the
- * column at 0).  Each label sits beside its point unless that would
- * overlap the one above it: top to bottom, each at least FS_LABEL under
- * the last; then, if the column ran past the x axis at BASE, pushed up
- * from it as a block.  IDX lists the column's points; Y their y,
- * LABEL_Y what this sets.  The plot is tall enough for the block.
+ * A label's baseline beside a point at Y: 3 px under the point's centre
+ * (the text's middle level with it), but never lower than FLOOR.  Below
+ * the x axis, FLOOR is FS_ABOVE_AXIS over it, so that the label of a
+ * point on the axis (no freeze) stands on the axis line instead of being
+ * struck through.
  */
-static void fs_place_column(size_t *idx, size_t n, const double *y,
-			    double *label_y, double base)
+static double fs_label_beside(double y, double floor)
 {
-	/* Top to bottom (insertion sort: a column holds a few dozen). */
+	return y + 3 < floor ? y + 3 : floor;
+}
+
+/* A column's points top to bottom (insertion sort: a few dozen). */
+static void fs_sort_column(size_t *idx, size_t n, const double *y)
+{
 	for (size_t k = 1; k < n; k++) {
 		size_t v = idx[k], m = k;
 
@@ -2406,16 +2412,31 @@ static void fs_place_column(size_t *idx, size_t n, const double *y,
 			idx[m] = idx[m - 1];
 		idx[m] = v;
 	}
+}
+
+/*
+ * Where the labels of a column of points go (the points of one machine
+ * at one x: most settings lose nothing, so nearly all of them share the
+ * column at 0).  Each label sits beside its point unless that would
+ * overlap the one above it: top to bottom, each at least FS_LABEL under
+ * the last; then, if the column ran below FLOOR (the lowest baseline it
+ * may have), pushed up from it as a block.  IDX lists the column's
+ * points (sorted here); Y their y, LABEL_Y what this sets.
+ */
+static void fs_place_column(size_t *idx, size_t n, const double *y,
+			    double *label_y, double floor)
+{
+	fs_sort_column(idx, n, y);
 	for (size_t k = 0; k < n; k++) {
-		double at = y[idx[k]] + 3;
+		double at = fs_label_beside(y[idx[k]], floor);
 
 		if (k && at < label_y[idx[k - 1]] + FS_LABEL)
 			at = label_y[idx[k - 1]] + FS_LABEL;
 		label_y[idx[k]] = at;
 	}
-	if (!n || label_y[idx[n - 1]] <= base + 3)
+	if (!n || label_y[idx[n - 1]] <= floor)
 		return;
-	label_y[idx[n - 1]] = base + 3;
+	label_y[idx[n - 1]] = floor;
 	for (size_t k = n - 1; k--; )
 		if (label_y[idx[k]] > label_y[idx[k + 1]] - FS_LABEL)
 			label_y[idx[k]] = label_y[idx[k + 1]] - FS_LABEL;
@@ -2476,7 +2497,135 @@ static size_t fs_column(const struct field *fd, const bool *drawn,
 	return n;
 }
 
-/* Every drawn point's label height, column by column; IDX: scratch. */
+/* Was I's label moved off its point (to clear the labels of others)? */
+static bool fs_label_moved(const struct fs_points *pt, size_t i,
+			   const struct fs_panel *pn)
+{
+	double beside = fs_label_beside(pt->y[i], pn->base - FS_ABOVE_AXIS);
+
+	return fabs(pt->label_y[i] - beside) >= 1;
+}
+
+/*
+ * Where I's label starts (SIDE 1: its left end) or ends (-1).  In a
+ * panel's right half the labels go to the left of the points, so that
+ * they stay in the picture; a label moved off its point stands further
+ * out.
+ */
+static double fs_label_x(const struct fs_points *pt, size_t i,
+			 const struct fs_panel *pn, int *side)
+{
+	*side = pt->x[i] > pn->x0 + FS_PW / 2 ? -1 : 1;
+	return pt->x[i] + *side * (fs_label_moved(pt, i, pn) ? FS_LEAD : 8);
+}
+
+/* From where to where I's label runs, at most. */
+static void fs_label_span(const struct field *fd, const struct fs_points *pt,
+			  size_t i, const struct fs_panel *pn, double *x0,
+			  double *x1)
+{
+	int side;
+	double lx = fs_label_x(pt, i, pn, &side);
+	double w = FS_CHAR_W * (double)strlen(fd->c[i].mode);
+
+	*x0 = side > 0 ? lx : lx - w;
+	*x1 = side > 0 ? lx + w : lx;
+}
+
+/*
+ * The lowest baseline A's label may have so as to clear B (of another
+ * column in A's panel), or A's own if it hits nothing: B's point always,
+ * B's label when A's column is the left one of the two.
+ */
+static double fs_clear_of(const struct field *fd, const struct fs_points *pt,
+			  const struct fs_panel *pn, size_t a, size_t b)
+{
+	double a0, a1, b0, b1, ly = pt->label_y[a], clear = ly;
+
+	fs_label_span(fd, pt, a, pn, &a0, &a1);
+	fs_label_span(fd, pt, b, pn, &b0, &b1);
+	/* The text: 9 px over its baseline, 3 under; the point: r 5. */
+	if (pt->x[b] + 5 > a0 && pt->x[b] - 5 < a1 &&
+	    pt->y[b] + 5 > ly - 9 && pt->y[b] - 5 < ly + 3)
+		clear = pt->y[b] - 8;
+	if (pt->x[a] < pt->x[b] && b0 < a1 && b1 > a0 &&
+	    fabs(pt->label_y[b] - ly) < FS_LABEL &&
+	    pt->label_y[b] - FS_LABEL < clear)
+		clear = pt->label_y[b] - FS_LABEL;
+	return clear;
+}
+
+/*
+ * How low the column IDX (N points, top to bottom) may end so that its
+ * labels clear the other columns' labels and points: its lowest baseline
+ * raised by as much as its most hindered label must rise.
+ */
+static double fs_column_floor(const struct field *fd,
+			      const struct fs_points *pt,
+			      const struct fs_panel *pn, const size_t *idx,
+			      size_t n)
+{
+	double rise = 0;
+
+	for (size_t k = 0; k < n; k++)
+		for (size_t b = 0; b < fd->n; b++) {
+			double up;
+
+			if (!pt->drawn[b] ||
+			    fd->c[b].shape != fd->c[idx[k]].shape ||
+			    fs_same_column(fd, idx[k], b))
+				continue;
+			up = pt->label_y[idx[k]] -
+			     fs_clear_of(fd, pt, pn, idx[k], b);
+			rise = up > rise ? up : rise;
+		}
+	return pt->label_y[idx[n - 1]] - rise;
+}
+
+/* Is I the first drawn point of its column? */
+static bool fs_column_head(const struct field *fd, const struct fs_points *pt,
+			   size_t i)
+{
+	return pt->drawn[i] && fs_column(fd, pt->drawn, i, false, NULL) ==
+			       fs_column(fd, pt->drawn, i, true, NULL);
+}
+
+/*
+ * Raise each column whose labels run into another column's labels or
+ * points (the lead-out labels of the crowded column at 0 reach over a
+ * point at 1) clear of them, never past its panel's top: true if one
+ * moved.
+ */
+static bool fs_raise_columns(const struct field *fd, const struct fs_layout *l,
+			     struct fs_points *pt)
+{
+	bool raised = false;
+
+	for (size_t i = 0; i < fd->n; i++) {
+		struct fs_panel pn;
+		double floor, top;
+		size_t n;
+
+		if (!fs_column_head(fd, pt, i))
+			continue;
+		n = fs_column(fd, pt->drawn, i, true, pt->idx);
+		fs_panel_of(l, fd->c[i].shape, &pn);
+		fs_sort_column(pt->idx, n, pt->y);
+		floor = fs_column_floor(fd, pt, &pn, pt->idx, n);
+		top = pn.top + (double)n * FS_LABEL;
+		floor = floor < top ? top : floor;
+		if (floor < pt->label_y[pt->idx[n - 1]] - 0.5) {
+			fs_place_column(pt->idx, n, pt->y, pt->label_y, floor);
+			raised = true;
+		}
+	}
+	return raised;
+}
+
+/*
+ * Every drawn point's label height: each column alone, then a few rounds
+ * of raising the columns that run into others.  IDX: scratch.
+ */
 static void fs_place_labels(const struct field *fd, const struct fs_layout *l,
 			    struct fs_points *pt)
 {
@@ -2484,15 +2633,16 @@ static void fs_place_labels(const struct field *fd, const struct fs_layout *l,
 		struct fs_panel pn;
 		size_t n;
 
-		/* Once a column: from its first point. */
-		if (!pt->drawn[i] || fs_column(fd, pt->drawn, i, false,
-					       NULL) !=
-				     fs_column(fd, pt->drawn, i, true, NULL))
+		if (!fs_column_head(fd, pt, i))
 			continue;
 		n = fs_column(fd, pt->drawn, i, true, pt->idx);
 		fs_panel_of(l, fd->c[i].shape, &pn);
-		fs_place_column(pt->idx, n, pt->y, pt->label_y, pn.base);
+		fs_place_column(pt->idx, n, pt->y, pt->label_y,
+				pn.base - FS_ABOVE_AXIS);
 	}
+	for (int round = 0; round < 8; round++)
+		if (!fs_raise_columns(fd, l, pt))
+			break;
 }
 
 /* A setting's colour: by the order its mode first appears. */
@@ -2549,10 +2699,8 @@ static void fs_frame(FILE *f, const struct fcell *c, const struct fs_panel *pn,
 }
 
 /*
- * One point and its label.  A label moved off its point stands further
- * out, tied to it by a line: the lines of a column fan out, one slope
- * each.  In a panel's right half the labels go to the left of the
- * points, so that they stay in the picture.
+ * One point and its label.  A label moved off its point is tied to it by
+ * a line: the lines of a column fan out, one slope each.
  */
 static void fs_point(FILE *f, const struct field *fd, size_t i,
 		     const struct fs_points *pt, const struct fs_panel *pn)
@@ -2560,13 +2708,11 @@ static void fs_point(FILE *f, const struct field *fd, size_t i,
 	const struct fcell *c = &fd->c[i];
 	const char *col = fs_mode_color(fd, i);
 	double x = pt->x[i], y = pt->y[i], ly = pt->label_y[i];
-	bool left = x > pn->x0 + FS_PW / 2;
-	int side = left ? -1 : 1;
-	double lx = x + side * 8;
+	int side;
+	double lx = fs_label_x(pt, i, pn, &side);
 	char num[NUM_MAX];
 
-	if (fabs(ly - (y + 3)) >= 1) {
-		lx = x + side * FS_LEAD;
+	if (fs_label_moved(pt, i, pn)) {
 		fprintf(f, "<line class=\"lead\" x1=\"%.1f\" y1=\"%.1f\" "
 			"x2=\"%.1f\" y2=\"%.1f\"/>\n", x + side * 5, y,
 			lx - side * 2, ly - 3);
@@ -2580,7 +2726,7 @@ static void fs_point(FILE *f, const struct field *fd, size_t i,
 		"survivable runs lost a process</title></circle>\n",
 		fmt_num(num, pt->median[i], 1), c->nfreeze, c->lost, c->surv);
 	fprintf(f, "<text class=\"lbl\" x=\"%.1f\" y=\"%.1f\" fill=\"%s\"%s>",
-		lx, ly, col, left ? " text-anchor=\"end\"" : "");
+		lx, ly, col, side < 0 ? " text-anchor=\"end\"" : "");
 	xml_puts(f, c->mode);
 	fputs("</text>\n", f);
 }
