@@ -2421,12 +2421,12 @@ static void fs_sort_column(size_t *idx, size_t n, const double *y)
  * overlap the one above it: top to bottom, each at least FS_LABEL under
  * the last; then, if the column ran below FLOOR (the lowest baseline it
  * may have), pushed up from it as a block.  IDX lists the column's
- * points (sorted here); Y their y, LABEL_Y what this sets.
+ * points top to bottom (fs_sort_column); Y their y, LABEL_Y what this
+ * sets.
  */
-static void fs_place_column(size_t *idx, size_t n, const double *y,
+static void fs_place_column(const size_t *idx, size_t n, const double *y,
 			    double *label_y, double floor)
 {
-	fs_sort_column(idx, n, y);
 	for (size_t k = 0; k < n; k++) {
 		double at = fs_label_beside(y[idx[k]], floor);
 
@@ -2637,6 +2637,7 @@ static void fs_place_labels(const struct field *fd, const struct fs_layout *l,
 			continue;
 		n = fs_column(fd, pt->drawn, i, true, pt->idx);
 		fs_panel_of(l, fd->c[i].shape, &pn);
+		fs_sort_column(pt->idx, n, pt->y);
 		fs_place_column(pt->idx, n, pt->y, pt->label_y,
 				pn.base - FS_ABOVE_AXIS);
 	}
