@@ -90,9 +90,16 @@ if [ "$arbiter" = 1 ]; then
 	echo "# result: scenario=oom-storm arbiter=$arbiter waiting_at_exit=$1 max_after_exit_ms=$2 unresolved=$3 waiting_before_kill=$4 max_before_kill_ms=$5 unresolved_before_kill=$6"
 	# Judged on the requests made before the kill: one made after
 	# the victim's memory was freed may rightly wait on (see
-	# after_victim_exit); all of them are in the result line.
-	[ "$4" -ge 1 ] && [ "$5" -le 1000 ] && [ "$6" -eq 0 ]
-	ok $? "second wave: $4 request(s) made before a kill and waiting at its victim's exit ended at most $5 ms after it (bound 1000), $6 never ($1 waiting in all, slowest $2 ms)"
+	# after_victim_exit); all of them are in the result line.  With
+	# the fallback bound under the unreclaimable timeout every
+	# request leaves by its fallback within that bound, often before
+	# any victim has exited: there may be no second wave (one stall
+	# run saw none of 5 kills and 20 fallbacks), so only its waits
+	# are judged.  Under the default bound the wave must be there.
+	wave=1
+	[ "${ARG_fallback:-15000}" -lt "${ARG_timeout:-5000}" ] && wave=0
+	[ "$4" -ge "$wave" ] && [ "$5" -le 1000 ] && [ "$6" -eq 0 ]
+	ok $? "second wave: $4 request(s) made before a kill and waiting at its victim's exit ended at most $5 ms after it (bound 1000, want >= $wave of them), $6 never ($1 waiting in all, slowest $2 ms)"
 else
 	ok 0 "second wave # SKIP arbiter off: nobody waits"
 fi
