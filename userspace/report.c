@@ -2591,6 +2591,24 @@ static bool fs_column_head(const struct field *fd, const struct fs_points *pt,
 }
 
 /*
+ * The column headed by I, if I heads one: its points top to bottom in
+ * PT's IDX, their count returned (0 if I heads none), its panel in PN.
+ */
+static size_t fs_column_sorted(const struct field *fd,
+			       const struct fs_layout *l, struct fs_points *pt,
+			       size_t i, struct fs_panel *pn)
+{
+	size_t n;
+
+	if (!fs_column_head(fd, pt, i))
+		return 0;
+	n = fs_column(fd, pt->drawn, i, true, pt->idx);
+	fs_panel_of(l, fd->c[i].shape, pn);
+	fs_sort_column(pt->idx, n, pt->y);
+	return n;
+}
+
+/*
  * Raise each column whose labels run into another column's labels or
  * points (the lead-out labels of the crowded column at 0 reach over a
  * point at 1) clear of them, never past its panel's top: true if one
@@ -2604,13 +2622,10 @@ static bool fs_raise_columns(const struct field *fd, const struct fs_layout *l,
 	for (size_t i = 0; i < fd->n; i++) {
 		struct fs_panel pn;
 		double floor, top;
-		size_t n;
+		size_t n = fs_column_sorted(fd, l, pt, i, &pn);
 
-		if (!fs_column_head(fd, pt, i))
+		if (!n)
 			continue;
-		n = fs_column(fd, pt->drawn, i, true, pt->idx);
-		fs_panel_of(l, fd->c[i].shape, &pn);
-		fs_sort_column(pt->idx, n, pt->y);
 		floor = fs_column_floor(fd, pt, &pn, pt->idx, n);
 		top = pn.top + (double)n * FS_LABEL;
 		floor = floor < top ? top : floor;
@@ -2631,15 +2646,11 @@ static void fs_place_labels(const struct field *fd, const struct fs_layout *l,
 {
 	for (size_t i = 0; i < fd->n; i++) {
 		struct fs_panel pn;
-		size_t n;
+		size_t n = fs_column_sorted(fd, l, pt, i, &pn);
 
-		if (!fs_column_head(fd, pt, i))
-			continue;
-		n = fs_column(fd, pt->drawn, i, true, pt->idx);
-		fs_panel_of(l, fd->c[i].shape, &pn);
-		fs_sort_column(pt->idx, n, pt->y);
-		fs_place_column(pt->idx, n, pt->y, pt->label_y,
-				pn.base - FS_ABOVE_AXIS);
+		if (n)
+			fs_place_column(pt->idx, n, pt->y, pt->label_y,
+					pn.base - FS_ABOVE_AXIS);
 	}
 	for (int round = 0; round < 8; round++)
 		if (!fs_raise_columns(fd, l, pt))
